@@ -1,0 +1,361 @@
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { EventBus } from '../core/bus';
+import { epochSeconds, type Clock } from '../core/clock';
+import type { Logger } from '../core/logger';
+import { removeStaleTempFiles, writeFileAtomic, type StepHook } from '../core/atomic-write';
+import { environmentBaseline } from './baseline';
+import type { AppliedConfig } from './config-types';
+import type { RaincheckConfig } from './schema';
+import { demoConfig } from './demo-config';
+import type { RuntimeEnv } from './env';
+import { isPlainObject, type JsonObject } from './json-walk';
+import { migrateDocument } from './migrate';
+import { Mutex } from '../core/mutex';
+import { isPureReference } from './interpolate';
+import { collectSecretValues, isSecretKey, redactSecrets, REDACTED, restoreSecrets } from './secrets';
+import { SnapshotStore, type SnapshotInfo } from './snapshots';
+import { ConfigParseError, parseToml, toToml } from './toml';
+import { checkSchemaVersion, emptyReport, validateDocument, type ValidationReport } from './validate';
+
+/**
+ * Owns the config file: boot load and migration, validation, snapshots,
+ * atomic writes, rollback, and the one `config.changed` event every subsystem
+ * hot-reloads from. All writes pass through one lock.
+ */
+
+export type ConfigRejectionCode = 'config_invalid' | 'zone_key_renamed' | 'snapshot_not_found';
+
+export class ConfigRejected extends Error {
+  constructor(
+    readonly code: ConfigRejectionCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export interface SaveOptions {
+  note: string;
+  allowZoneKeyChange?: boolean;
+}
+
+export interface SavedVersion {
+  revision: number;
+  applied_at_epoch: number;
+  schema_version: number;
+  /** The snapshot that holds the config this save replaced; null when there was none. */
+  previous_snapshot_ts: string | null;
+}
+
+export interface SaveResult {
+  saved: SavedVersion;
+  validation: ValidationReport;
+}
+
+interface Valid {
+  doc: JsonObject;
+  config: RaincheckConfig;
+  report: ValidationReport;
+}
+
+interface Checked {
+  doc: JsonObject | null;
+  config: RaincheckConfig | null;
+  report: ValidationReport;
+}
+
+export type ConfigStatus = 'ok' | 'absent' | 'invalid' | 'unsupported';
+
+export interface ConfigServiceDeps {
+  env: RuntimeEnv;
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  /** Test hook into the atomic writer's steps. */
+  beforeWriteStep?: StepHook;
+}
+
+export class ConfigService {
+  private applied: AppliedConfig | null = null;
+  /** The stored document even when it does not validate, so it can still be served and fixed. */
+  private storedDocument: JsonObject | null = null;
+  private bootReport: ValidationReport = emptyReport('no config file yet');
+  private status: ConfigStatus = 'absent';
+  private readonly lock = new Mutex();
+  private readonly snapshots: SnapshotStore;
+  private readonly log: Logger;
+
+  constructor(private readonly deps: ConfigServiceDeps) {
+    this.snapshots = new SnapshotStore(join(dirname(deps.env.configPath), 'config-snapshots'));
+    this.log = deps.logger.child({ module: 'config' });
+  }
+
+  get current(): AppliedConfig | null {
+    return this.applied;
+  }
+
+  get present(): boolean {
+    return this.storedDocument !== null;
+  }
+
+  get health(): { status: ConfigStatus; report: ValidationReport } {
+    return { status: this.status, report: this.bootReport };
+  }
+
+  /** Boot: clean up interrupted writes, load, migrate older documents, seed the demo config. */
+  async load(): Promise<void> {
+    mkdirSync(dirname(this.deps.env.configPath), { recursive: true });
+    const stale = removeStaleTempFiles(this.deps.env.configPath);
+    if (stale > 0) this.log.warn({ stale }, 'removed temp files of an interrupted config write');
+
+    if (!existsSync(this.deps.env.configPath)) {
+      if (this.deps.env.demo)
+        await this.save(demoConfig(this.deps.env.lat, this.deps.env.lon), { note: 'demo config' });
+      else this.log.info('no config file: serving the environment baseline until the wizard writes one');
+      return;
+    }
+    const text = readFileSync(this.deps.env.configPath, 'utf8');
+    let doc: JsonObject;
+    try {
+      doc = parseToml(text);
+    } catch (err) {
+      this.refuseAtBoot('invalid', tomlReport(err as ConfigParseError), null);
+      return;
+    }
+    const versionError = checkSchemaVersion(doc.schema_version);
+    if (versionError?.code === 'schema_version_unsupported') {
+      this.refuseAtBoot('unsupported', { ok: false, errors: [versionError], warnings: [] }, doc);
+      return;
+    }
+    const migration = versionError ? null : migrateDocument(doc);
+    const migrated = migration?.doc ?? doc;
+    const result = validateDocument(migrated, this.deps.env.vars);
+    const config = result.config;
+    if (!config) {
+      this.refuseAtBoot('invalid', result.report, migrated);
+      return;
+    }
+    if (migration && migration.from !== migration.to) {
+      await this.lock.run(() =>
+        this.commit(
+          { doc: migrated, config, report: result.report },
+          `before migration from schema_version ${migration.from}`,
+          text,
+        ),
+      );
+      this.log.info({ from: migration.from, to: migration.to }, 'migrated the config file');
+      return;
+    }
+    this.adopt({ doc: migrated, config, report: result.report }, this.fileTimeEpoch());
+  }
+
+  /** GET /config: the stored document with secrets redacted, or the baseline before any exists. */
+  publicDocument(): JsonObject {
+    return this.storedDocument ? (redactSecrets(this.storedDocument) as JsonObject) : this.baseline();
+  }
+
+  baseline(): JsonObject {
+    return environmentBaseline(this.deps.env);
+  }
+
+  /**
+   * GET /config/raw: the file as written, comments kept, with secret values
+   * masked; if a secret hides where line masking cannot reach it, the text is
+   * rebuilt from the redacted document instead.
+   */
+  rawText(): string | null {
+    if (!existsSync(this.deps.env.configPath)) return null;
+    const text = readFileSync(this.deps.env.configPath, 'utf8');
+    const secrets = this.storedDocument ? collectSecretValues(this.storedDocument) : [];
+    const masked = maskSecretLines(text);
+    if (secrets.every((secret) => !masked.includes(secret))) return masked;
+    return toToml(redactSecrets(this.storedDocument as JsonObject) as JsonObject);
+  }
+
+  /** Validates a candidate as a save would (sentinels restored), writing nothing. */
+  preview(candidate: unknown): ValidationReport {
+    return this.check(candidate).report;
+  }
+
+  /** GET /config/validate: the report for what is on disk. */
+  validateStored(): ValidationReport {
+    if (!this.storedDocument) return emptyReport('no config file exists yet');
+    return this.status === 'ok'
+      ? validateDocument(this.storedDocument, this.deps.env.vars).report
+      : this.bootReport;
+  }
+
+  /** Resolves once every write queued so far has finished (graceful shutdown). */
+  drain(): Promise<void> {
+    return this.lock.run(() => undefined);
+  }
+
+  listSnapshots(): SnapshotInfo[] {
+    return this.snapshots.list();
+  }
+
+  save(candidate: unknown, options: SaveOptions): Promise<SaveResult> {
+    return this.lock.run(() => {
+      const { doc, config, report } = this.check(candidate);
+      if (!doc || !config) {
+        throw new ConfigRejected('config_invalid', 'the config did not validate', { validation: report });
+      }
+      this.refuseZoneKeyRename(doc, options.allowZoneKeyChange === true);
+      return this.commit({ doc, config, report }, options.note);
+    });
+  }
+
+  saveRaw(text: string, options: SaveOptions): Promise<SaveResult> {
+    let doc: JsonObject;
+    try {
+      doc = parseToml(text);
+    } catch (err) {
+      const report = tomlReport(err as ConfigParseError);
+      return Promise.reject(
+        new ConfigRejected('config_invalid', 'the TOML did not parse', { validation: report }),
+      );
+    }
+    return this.save(doc, options);
+  }
+
+  /** Restores a snapshot; the current config is snapshotted first, so a rollback can itself be undone. */
+  rollback(ts: string): Promise<SaveResult> {
+    const text = this.snapshots.read(ts);
+    if (text === null) {
+      return Promise.reject(new ConfigRejected('snapshot_not_found', `no config snapshot "${ts}"`, { ts }));
+    }
+    return this.saveRaw(text, { note: `before rollback to ${ts}`, allowZoneKeyChange: true });
+  }
+
+  /** Restores sentinels, migrates, validates. */
+  private check(candidate: unknown): Checked {
+    if (!isPlainObject(candidate)) {
+      return { doc: null, config: null, report: validateDocument(candidate, this.deps.env.vars).report };
+    }
+    const versionError = checkSchemaVersion(candidate.schema_version);
+    if (versionError)
+      return { doc: null, config: null, report: { ok: false, errors: [versionError], warnings: [] } };
+    const { value, unmatched } = restoreSecrets(candidate, this.storedDocument);
+    const doc = migrateDocument(value as JsonObject).doc;
+    const { report, config } = validateDocument(doc, this.deps.env.vars);
+    for (const sentinel of unmatched) {
+      report.errors.push({
+        code: 'unmatched_redacted_secret',
+        path: sentinel.path,
+        message: `${REDACTED} stands for a stored secret, but none is stored here; enter the value`,
+      });
+    }
+    report.ok = report.errors.length === 0;
+    return { doc, config: report.ok ? config : null, report };
+  }
+
+  private refuseZoneKeyRename(next: JsonObject, allowed: boolean): void {
+    if (allowed || !this.storedDocument) return;
+    const before = zoneKeys(this.storedDocument);
+    const after = zoneKeys(next);
+    const removed = before.filter((key) => !after.includes(key));
+    const added = after.filter((key) => !before.includes(key));
+    if (removed.length === 0 || added.length === 0) return;
+    throw new ConfigRejected(
+      'zone_key_renamed',
+      `this save removes zone ${removed.join(', ')} and adds ${added.join(', ')}; a zone key keys its history, ` +
+        'overrides and HA entities, so renaming it loses them. Change the display name instead, or repeat ' +
+        'the save with allow_zone_key_change=1',
+      { removed, added },
+    );
+  }
+
+  /** Snapshot the current file, write the new one atomically, apply it, announce it. */
+  private commit(valid: Valid, note: string, previousText?: string): SaveResult {
+    const { doc } = valid;
+    const nowMs = this.deps.clock.nowMs();
+    const path = this.deps.env.configPath;
+    const oldText = previousText ?? (existsSync(path) ? readFileSync(path, 'utf8') : null);
+    const previousSnapshot =
+      oldText === null
+        ? null
+        : this.snapshots.add(
+            oldText,
+            {
+              applied_at_epoch: this.applied?.appliedAtEpoch ?? this.fileTimeEpoch(),
+              schema_version:
+                typeof this.storedDocument?.schema_version === 'number'
+                  ? this.storedDocument.schema_version
+                  : null,
+              note,
+            },
+            nowMs,
+          );
+    writeFileAtomic(path, toToml(doc), this.deps.beforeWriteStep);
+    const applied = this.adopt(valid, epochSeconds(this.deps.clock));
+    this.log.info({ revision: applied.revision, note }, 'config saved');
+    return {
+      saved: {
+        revision: applied.revision,
+        applied_at_epoch: applied.appliedAtEpoch,
+        schema_version: doc.schema_version as number,
+        previous_snapshot_ts: previousSnapshot,
+      },
+      validation: valid.report,
+    };
+  }
+
+  private adopt({ doc, config, report }: Valid, appliedAtEpoch: number): AppliedConfig {
+    const previous = this.applied;
+    const next: AppliedConfig = {
+      config,
+      document: doc,
+      appliedAtEpoch,
+      revision: (previous?.revision ?? 0) + 1,
+    };
+    this.applied = next;
+    this.storedDocument = doc;
+    this.bootReport = report;
+    this.status = 'ok';
+    this.deps.bus.emit('config.changed', { previous, next });
+    return next;
+  }
+
+  private refuseAtBoot(status: ConfigStatus, report: ValidationReport, doc: JsonObject | null): void {
+    this.status = status;
+    this.bootReport = report;
+    this.storedDocument = doc;
+    this.log.error(
+      { errors: report.errors.map((e) => `${e.path}: ${e.message}`) },
+      'the config file was not loaded; the service runs without it until it is fixed or rolled back',
+    );
+  }
+
+  /** When the file on disk was last written: the applied time of a config loaded at boot. */
+  private fileTimeEpoch(): number {
+    const path = this.deps.env.configPath;
+    return existsSync(path) ? Math.floor(statSync(path).mtimeMs / 1000) : epochSeconds(this.deps.clock);
+  }
+}
+
+function zoneKeys(doc: JsonObject): string[] {
+  return isPlainObject(doc.zones) ? Object.keys(doc.zones) : [];
+}
+
+function tomlReport(err: ConfigParseError): ValidationReport {
+  const where = err.line === null ? '' : ` (line ${err.line}, column ${err.column})`;
+  return {
+    ok: false,
+    errors: [{ code: 'toml_parse', path: '$', message: `${err.message}${where}` }],
+    warnings: [],
+  };
+}
+
+/** Masks `secret_key = "value"` lines of TOML text. */
+function maskSecretLines(text: string): string {
+  return text.replace(
+    /^(\s*)([A-Za-z0-9_]+)(\s*=\s*)("(?:[^"\\]|\\.)*"|'[^']*')/gm,
+    (line: string, indent: string, key: string, eq: string, value: string) => {
+      const inner = value.slice(1, -1);
+      if (!isSecretKey(key) || inner === '' || isPureReference(inner)) return line;
+      return `${indent}${key}${eq}"${REDACTED}"`;
+    },
+  );
+}

@@ -1,0 +1,318 @@
+import type { z } from 'zod';
+import { interpolateDocument } from './interpolate';
+import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './json-walk';
+import { controllerKind, sourceKind } from './kinds';
+import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
+
+/**
+ * The validation report (spec 2.6): errors block a save, warnings never do.
+ * Each entry names a stable `code`, the JSON path it is about and a message a
+ * home owner can act on.
+ */
+
+export interface ValidationEntry {
+  code: string;
+  path: string;
+  message: string;
+}
+
+export interface ValidationReport {
+  ok: boolean;
+  errors: ValidationEntry[];
+  warnings: ValidationEntry[];
+  note?: string;
+}
+
+export interface ValidationResult {
+  report: ValidationReport;
+  /** The interpolated, defaults-filled config; null when there are errors. */
+  config: RaincheckConfig | null;
+}
+
+/** Range errors the contract names with their own codes (spec 7, 2.5 changelog). */
+const RANGE_CODES: [RegExp, string][] = [
+  [/^\$\.zones.*\.sessions_per_week$/, 'zone_sessions_per_week_range'],
+  [/^\$\.zones.*\.rain_credit_cap_in$/, 'zone_rain_credit_cap_range'],
+  [/^\$\.zones.*\.max_run_minutes$/, 'zone_max_run_minutes_range'],
+  [/^\$\.deployment\.location\.(lat|lon)$/, 'location_range'],
+];
+
+export function emptyReport(note?: string): ValidationReport {
+  return note === undefined
+    ? { ok: true, errors: [], warnings: [] }
+    : { ok: true, errors: [], warnings: [], note };
+}
+
+export function validateDocument(doc: unknown, env: NodeJS.ProcessEnv): ValidationResult {
+  const errors: ValidationEntry[] = [];
+  const warnings: ValidationEntry[] = [];
+  const finish = (config: RaincheckConfig | null): ValidationResult => ({
+    report: { ok: errors.length === 0, errors, warnings },
+    config: errors.length === 0 ? config : null,
+  });
+
+  if (!isPlainObject(doc)) {
+    errors.push({ code: 'not_an_object', path: '$', message: 'the config must be an object (a TOML table)' });
+    return finish(null);
+  }
+  const versionError = checkSchemaVersion(doc.schema_version);
+  if (versionError) {
+    errors.push(versionError);
+    return finish(null);
+  }
+
+  const { value: interpolated, missing } = interpolateDocument(doc, env);
+  for (const ref of missing) {
+    errors.push({
+      code: 'env_var_missing',
+      path: ref.path,
+      message: `\${${ref.name}} refers to an environment variable that is not set (write $\${${ref.name}} for a literal)`,
+    });
+  }
+
+  const parsed = parseWithUnknownKeysAsWarnings(interpolated, warnings);
+  if (!parsed.success) {
+    errors.push(...parsed.issues.map(issueToEntry));
+    return finish(null);
+  }
+  const config = parsed.data;
+  checkKindConfigs(config, errors, warnings);
+  checkReferences(config, errors, warnings);
+  checkZoneBindings(config, warnings);
+  return finish(config);
+}
+
+/** The clear refusal for a file newer than this build, shared with boot. */
+export function checkSchemaVersion(version: unknown): ValidationEntry | null {
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
+    return {
+      code: 'schema_version_missing',
+      path: '$.schema_version',
+      message: `schema_version must be a whole number; this build writes ${CURRENT_SCHEMA_VERSION}`,
+    };
+  }
+  if (version > CURRENT_SCHEMA_VERSION) {
+    return {
+      code: 'schema_version_unsupported',
+      path: '$.schema_version',
+      message:
+        `this config is schema_version ${version}, newer than this build of Raincheck supports ` +
+        `(${CURRENT_SCHEMA_VERSION}); upgrade Raincheck or roll back to a config snapshot`,
+    };
+  }
+  return null;
+}
+
+type ParseOutcome = { success: true; data: RaincheckConfig } | { success: false; issues: z.core.$ZodIssue[] };
+
+/**
+ * A misspelt key should not block a save, but it must not pass unnoticed
+ * either: unknown keys become `unknown_field` warnings and are ignored.
+ */
+function parseWithUnknownKeysAsWarnings(doc: JsonValue, warnings: ValidationEntry[]): ParseOutcome {
+  const first = configSchema.safeParse(doc);
+  if (first.success) return { success: true, data: first.data };
+  const unknown = first.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
+  if (unknown.length === 0) return { success: false, issues: first.error.issues };
+
+  const pruned = structuredClone(doc);
+  for (const issue of unknown) {
+    const parent = resolve(pruned, issue.path);
+    for (const key of issue.keys) {
+      warnings.push({
+        code: 'unknown_field',
+        path: formatPath([...issue.path, key]),
+        message: `"${key}" is not a known setting here and is ignored (a typo?)`,
+      });
+      if (isPlainObject(parent)) delete parent[key];
+    }
+  }
+  const second = configSchema.safeParse(pruned);
+  return second.success
+    ? { success: true, data: second.data }
+    : { success: false, issues: second.error.issues };
+}
+
+function resolve(root: JsonValue, path: PropertyKey[]): JsonValue | undefined {
+  let node: JsonValue | undefined = root;
+  for (const part of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, JsonValue>)[part as string];
+  }
+  return node;
+}
+
+function issueToEntry(issue: z.core.$ZodIssue): ValidationEntry {
+  const path = formatPath(issue.path);
+  const named = RANGE_CODES.find(([pattern]) => pattern.test(path));
+  return { code: named ? named[1] : issue.code, path, message: issue.message };
+}
+
+function checkKindConfigs(
+  config: RaincheckConfig,
+  errors: ValidationEntry[],
+  warnings: ValidationEntry[],
+): void {
+  config.sources.forEach((source, i) => {
+    const kind = sourceKind(source.kind);
+    const base = ['sources', i, 'config'];
+    if (!kind) {
+      warnings.push({
+        code: 'source_kind_unknown',
+        path: formatPath(['sources', i, 'kind']),
+        message: `source "${source.id}": kind "${source.kind}" is not supported by this build; it will not run`,
+      });
+      return;
+    }
+    pushKindIssues(kind.configSchema, source.config, base, errors);
+    for (const adj of kind.adjustments?.(source.config) ?? []) {
+      warnings.push({ code: adj.code, path: formatPath([...base, ...adj.path]), message: adj.message });
+    }
+  });
+  config.controllers.forEach((controller, i) => {
+    const kind = controllerKind(controller.kind);
+    if (!kind) {
+      warnings.push({
+        code: 'controller_kind_unknown',
+        path: formatPath(['controllers', i, 'kind']),
+        message: `controller "${controller.id}": kind "${controller.kind}" is not supported by this build`,
+      });
+      return;
+    }
+    pushKindIssues(kind.configSchema, controller.config, ['controllers', i, 'config'], errors);
+  });
+}
+
+function pushKindIssues(
+  schema: z.ZodType,
+  block: Record<string, unknown>,
+  base: (string | number)[],
+  errors: ValidationEntry[],
+): void {
+  const result = schema.safeParse(block);
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    errors.push({ code: issue.code, path: formatPath([...base, ...issue.path]), message: issue.message });
+  }
+}
+
+function checkReferences(
+  config: RaincheckConfig,
+  errors: ValidationEntry[],
+  warnings: ValidationEntry[],
+): void {
+  pushDuplicates(
+    config.sources.map((s) => s.id),
+    'sources',
+    'duplicate_source_id',
+    errors,
+  );
+  pushDuplicates(
+    config.controllers.map((c) => c.id),
+    'controllers',
+    'duplicate_controller_id',
+    errors,
+  );
+
+  const defaults = config.controllers.filter((c) => c.default).length;
+  if (config.controllers.length > 0 && defaults !== 1) {
+    errors.push({
+      code: 'default_controller_count',
+      path: '$.controllers',
+      message: `exactly one controller must have default = true; ${defaults} do`,
+    });
+  }
+
+  const controllerIds = new Set(config.controllers.map((c) => c.id));
+  for (const [slug, zone] of Object.entries(config.zones)) {
+    if (zone.controller_id && !controllerIds.has(zone.controller_id)) {
+      errors.push({
+        code: 'zone_controller_unknown',
+        path: formatPath(['zones', slug, 'controller_id']),
+        message: `zone "${slug}" names controller "${zone.controller_id}", which is not configured`,
+      });
+    }
+  }
+
+  const sourceIds = new Set(config.sources.map((s) => s.id));
+  const pinned: [string, string][] = [
+    ...Object.entries(config.engine.overrides).map(([field, id]): [string, string] => [
+      `overrides.${field}`,
+      id,
+    ]),
+    ...Object.entries(config.engine.field_source_chains).flatMap(([field, ids]) =>
+      ids.map((id, i): [string, string] => [`field_source_chains.${field}[${i}]`, id]),
+    ),
+  ];
+  for (const [where, id] of pinned) {
+    if (!sourceIds.has(id)) {
+      warnings.push({
+        code: 'override_source_unknown',
+        path: `$.engine.${where}`,
+        message: `source "${id}" is not configured; this pin is ignored`,
+      });
+    }
+  }
+}
+
+function pushDuplicates(ids: string[], section: string, code: string, errors: ValidationEntry[]): void {
+  const seen = new Set<string>();
+  ids.forEach((id, i) => {
+    if (seen.has(id)) {
+      errors.push({
+        code,
+        path: formatPath([section, i, 'id']),
+        message: `${section} id "${id}" is used twice`,
+      });
+    }
+    seen.add(id);
+  });
+}
+
+/**
+ * The three binding warnings, honest per kind: a zone is bound when its
+ * controller accepts any zone, its station parses for the kind, or the
+ * controller's own zone map covers its slug.
+ */
+function checkZoneBindings(config: RaincheckConfig, warnings: ValidationEntry[]): void {
+  const byId = new Map(config.controllers.map((c) => [c.id, c]));
+  const fallback = config.controllers.find((c) => c.default);
+  for (const [slug, zone] of Object.entries(config.zones)) {
+    const controller = zone.controller_id ? byId.get(zone.controller_id) : fallback;
+    const at = formatPath(['zones', slug]);
+    if (!controller) {
+      if (!zone.controller_id) {
+        warnings.push({ code: 'zone_unbound', path: at, message: `zone "${slug}": no controller waters it` });
+      }
+      continue;
+    }
+    const kind = controllerKind(controller.kind);
+    if (!kind || !kind.adapterBuilt) {
+      warnings.push({
+        code: 'zone_controller_not_built',
+        path: at,
+        message: `zone "${slug}": controller "${controller.id}" (${controller.kind}) cannot be driven by this build`,
+      });
+      if (!kind) continue;
+    }
+    if (kind.acceptsAnyZone || kind.zoneMapCovers?.(controller.config as JsonObject, slug)) continue;
+    const station = zone.controller_station?.trim();
+    if (!station) {
+      warnings.push({
+        code: 'zone_unbound',
+        path: formatPath(['zones', slug, 'controller_station']),
+        message: `zone "${slug}": no controller station set and controller "${controller.id}" maps none to it`,
+      });
+      continue;
+    }
+    if (kind.parseStation && !kind.parseStation(station)) {
+      warnings.push({
+        code: 'zone_station_unparseable',
+        path: formatPath(['zones', slug, 'controller_station']),
+        message:
+          `zone "${slug}": station "${station}" cannot be used by controller "${controller.id}" ` +
+          `(${controller.kind}); it expects ${kind.stationExpectation ?? 'a station of its own'}`,
+      });
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { EventEmitter } from 'node:events';
+import type { AppliedConfig } from '../config/config-types';
+
+/**
+ * Every event that crosses a module boundary, by name. Modules talk through
+ * this bus instead of importing each other; later domains add their events here.
+ */
+export interface BusEvents {
+  /** A new config was saved (PUT, raw PUT, rollback, wizard); every subsystem hot-reloads from it. */
+  'config.changed': { previous: AppliedConfig | null; next: AppliedConfig };
+}
+
+export type BusEventName = keyof BusEvents;
+
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // Many SSE clients and modules may listen; the default cap of 10 is for leak detection only.
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit<K extends BusEventName>(name: K, payload: BusEvents[K]): void {
+    this.emitter.emit(name, payload);
+  }
+
+  /** Subscribes and returns the unsubscribe function. */
+  on<K extends BusEventName>(name: K, listener: (payload: BusEvents[K]) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}

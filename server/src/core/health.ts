@@ -1,0 +1,104 @@
+/**
+ * What /health reports: one status string per subsystem, set by the module
+ * that owns it, plus the per-source and per-controller rows their domains
+ * provide. Only statuses in DEGRADING mark the instance degraded.
+ */
+
+export const SUBSYSTEMS = [
+  'config',
+  'database',
+  'weather',
+  'forecast',
+  'engine',
+  'controllers',
+  'mqtt',
+  'ha',
+] as const;
+export type SubsystemName = (typeof SUBSYSTEMS)[number];
+
+/** `disabled`: not configured or not part of this build; it is not a fault. */
+export type SubsystemStatus =
+  'ok' | 'starting' | 'disabled' | 'absent' | 'degraded' | 'unavailable' | 'invalid' | 'unsupported';
+const DEGRADING = new Set<SubsystemStatus>(['degraded', 'unavailable', 'invalid', 'unsupported']);
+
+export interface SourceHealth {
+  id: string;
+  kind: string;
+  enabled: boolean;
+  last_seen_epoch: number | null;
+  stale_for_s: number | null;
+  status: 'active' | 'watching' | 'standby' | 'falling_through' | 'offline';
+  note: string | null;
+}
+
+export interface ControllerHealth {
+  id: string;
+  kind: string;
+  default: boolean;
+  enabled: boolean;
+}
+
+export interface HaHealth {
+  env_configured: boolean;
+  reachable: boolean;
+  snapshot_source: string | null;
+}
+
+export class HealthRegistry {
+  private readonly statuses = new Map<SubsystemName, { status: SubsystemStatus; note: string | null }>();
+  private sourceRows: () => SourceHealth[] = () => [];
+  private controllerRows: () => ControllerHealth[] = () => [];
+  private haRow: () => HaHealth = () => ({ env_configured: false, reachable: false, snapshot_source: null });
+
+  constructor() {
+    for (const name of SUBSYSTEMS) this.statuses.set(name, { status: 'disabled', note: null });
+  }
+
+  set(name: SubsystemName, status: SubsystemStatus, note: string | null = null): void {
+    this.statuses.set(name, { status, note });
+  }
+
+  provideSources(rows: () => SourceHealth[]): void {
+    this.sourceRows = rows;
+  }
+
+  provideControllers(rows: () => ControllerHealth[]): void {
+    this.controllerRows = rows;
+  }
+
+  provideHa(row: () => HaHealth): void {
+    this.haRow = row;
+  }
+
+  subsystems(): Record<SubsystemName, SubsystemStatus> {
+    return Object.fromEntries(
+      SUBSYSTEMS.map((name) => [name, this.statuses.get(name)?.status ?? 'disabled']),
+    ) as Record<SubsystemName, SubsystemStatus>;
+  }
+
+  /** Human notes for subsystems that have one (why the database is unavailable, ...). */
+  notes(): Partial<Record<SubsystemName, string>> {
+    const notes: Partial<Record<SubsystemName, string>> = {};
+    for (const [name, entry] of this.statuses) if (entry.note) notes[name] = entry.note;
+    return notes;
+  }
+
+  sources(): SourceHealth[] {
+    return this.sourceRows();
+  }
+
+  controllers(): ControllerHealth[] {
+    return this.controllerRows();
+  }
+
+  ha(): HaHealth {
+    return this.haRow();
+  }
+
+  /** `ok`, or `degraded` when a subsystem is faulty or a source is offline (spec 3). */
+  overall(): 'ok' | 'degraded' {
+    const faulty = [...this.statuses.values()].some((entry) => DEGRADING.has(entry.status));
+    const offline = this.sources().some((source) => source.enabled && source.status === 'offline');
+    return faulty || offline ? 'degraded' : 'ok';
+  }
+}

@@ -1,0 +1,31 @@
+import type { Request } from 'express';
+import { badRequest } from './errors';
+
+/** Query parameter readers that answer 400 `invalid_query` naming the parameter. */
+
+export function queryString(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string')
+    throw badRequest('invalid_query', `query parameter "${name}" must appear once`);
+  return value;
+}
+
+export function queryNumber(req: Request, name: string, min: number, max: number): number {
+  const raw = queryString(req, name);
+  if (raw === undefined || raw.trim() === '')
+    throw badRequest('invalid_query', `query parameter "${name}" is required`);
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw badRequest('invalid_query', `query parameter "${name}" must be a number in ${min}..${max}`);
+  }
+  return value;
+}
+
+/** `?flag`, `?flag=1|true|yes|on` are true; absent or anything else is false. */
+export function queryFlag(req: Request, name: string): boolean {
+  const value = req.query[name];
+  if (value === undefined) return false;
+  if (typeof value !== 'string') return false;
+  return ['', '1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase());
+}

@@ -1,0 +1,112 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from '../core/logger';
+
+/**
+ * One Server-Sent Events hub for the three feeds (weather, irrigation,
+ * forecast). Each publish serialises once and writes to every client. A client
+ * that cannot keep up is dropped instead of buffering without bound: it
+ * reconnects and gets the current snapshot, which is all it needs.
+ */
+
+export interface FeedOptions {
+  /** Comment line interval that keeps proxies (HA ingress) from closing an idle stream. */
+  keepAliveMs: number;
+  /** The snapshot a new client receives at once; null when there is none yet. */
+  current?: () => unknown;
+}
+
+interface Feed {
+  options: FeedOptions;
+  clients: Set<Response>;
+  timer: NodeJS.Timeout;
+}
+
+export const SSE_EVENT = 'snapshot';
+/** Unsent bytes a client may lag behind before it is dropped. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export class SseHub {
+  private readonly feeds = new Map<string, Feed>();
+  private readonly log: Logger;
+
+  constructor(
+    logger: Logger,
+    private readonly maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES,
+  ) {
+    this.log = logger.child({ module: 'sse' });
+  }
+
+  defineFeed(name: string, options: FeedOptions): void {
+    if (this.feeds.has(name)) throw new Error(`SSE feed "${name}" is defined twice`);
+    const feed: Feed = {
+      options,
+      clients: new Set(),
+      timer: setInterval(() => this.keepAlive(feed), options.keepAliveMs),
+    };
+    feed.timer.unref();
+    this.feeds.set(name, feed);
+  }
+
+  /** The route handler that subscribes a client to a feed. */
+  handler(name: string): RequestHandler {
+    return (req, res) => this.attach(this.feed(name), req, res);
+  }
+
+  /** Sends a `snapshot` event to every client of the feed. */
+  publish(name: string, data: unknown): void {
+    const feed = this.feed(name);
+    if (feed.clients.size === 0) return;
+    const frame = `event: ${SSE_EVENT}\ndata: ${JSON.stringify(data)}\n\n`;
+    for (const client of feed.clients) this.write(feed, client, frame);
+  }
+
+  clientCount(name: string): number {
+    return this.feed(name).clients.size;
+  }
+
+  /** Shutdown: end every stream and stop the keep-alive timers. */
+  closeAll(): void {
+    for (const feed of this.feeds.values()) {
+      clearInterval(feed.timer);
+      for (const client of feed.clients) client.end();
+      feed.clients.clear();
+    }
+  }
+
+  private feed(name: string): Feed {
+    const feed = this.feeds.get(name);
+    if (!feed) throw new Error(`SSE feed "${name}" is not defined`);
+    return feed;
+  }
+
+  private attach(feed: Feed, req: Request, res: Response): void {
+    res.status(200);
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache, no-transform');
+    res.setHeader('Connection', 'keep-alive');
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    feed.clients.add(res);
+    res.on('close', () => feed.clients.delete(res));
+    this.write(feed, res, 'retry: 5000\n\n');
+    const current = feed.options.current?.();
+    if (current !== undefined && current !== null) {
+      this.write(feed, res, `event: ${SSE_EVENT}\ndata: ${JSON.stringify(current)}\n\n`);
+    }
+  }
+
+  private keepAlive(feed: Feed): void {
+    for (const client of feed.clients) this.write(feed, client, ': keep-alive\n\n');
+  }
+
+  private write(feed: Feed, client: Response, frame: string): void {
+    if (client.writableLength > this.maxBufferedBytes) {
+      feed.clients.delete(client);
+      this.log.warn({ buffered: client.writableLength }, 'dropped a slow SSE client');
+      client.destroy();
+      return;
+    }
+    client.write(frame);
+  }
+}

@@ -1,0 +1,180 @@
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { registerBuiltinKinds } from './config/builtin-kinds';
+import { ConfigService } from './config/config-service';
+import { EnvError, parseEnv, type RuntimeEnv } from './config/env';
+import { authSchema } from './config/schema';
+import { EventBus } from './core/bus';
+import { systemClock, type Clock } from './core/clock';
+import { HealthRegistry } from './core/health';
+import { loadInstallId } from './core/install-id';
+import { createRootLogger, type Logger } from './core/logger';
+import { Metrics } from './core/metrics';
+import { createApp } from './http/app';
+import type { HttpDeps } from './http/deps';
+import { configRoutes } from './http/routes/config';
+import { healthRoutes } from './http/routes/health';
+import { infoRoutes } from './http/routes/info';
+import { locationRoutes } from './http/routes/location';
+import { metricsRoutes } from './http/routes/metrics';
+import { updatesRoutes } from './http/routes/updates';
+import { SseHub } from './http/sse';
+import { requirePrivileged } from './auth/privileged';
+import { ElevationClient } from './location/elevation';
+import { tryOpenStore, type Store } from './store/store';
+
+/**
+ * The composition root: the only place that builds modules and wires them
+ * together. Everything else receives its dependencies.
+ */
+
+export const DATABASE_FILE = 'raincheck.db';
+
+export interface ServiceOptions {
+  clock?: Clock;
+  logger?: Logger;
+  elevation?: ElevationClient;
+}
+
+export interface Service {
+  readonly env: RuntimeEnv;
+  readonly server: Server;
+  readonly config: ConfigService;
+  readonly store: Store | null;
+  readonly bus: EventBus;
+  /** Listens on env.host:env.port; resolves with the bound port. */
+  listen(): Promise<number>;
+  /** Graceful stop: refuse new connections, end SSE streams, finish writes, close the database. */
+  stop(): Promise<void>;
+}
+
+export async function createService(env: RuntimeEnv, options: ServiceOptions = {}): Promise<Service> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createRootLogger(env.logLevel);
+  const startedAtMs = clock.nowMs();
+  registerBuiltinKinds();
+
+  const bus = new EventBus();
+  const health = new HealthRegistry();
+  const metrics = new Metrics();
+
+  const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
+  health.set('database', store ? 'ok' : 'unavailable', storeError);
+
+  const config = new ConfigService({ env, bus, clock, logger });
+  const reportConfigHealth = (): void => {
+    const { status, report } = config.health;
+    health.set('config', status, report.errors[0]?.message ?? report.note ?? null);
+  };
+  bus.on('config.changed', reportConfigHealth);
+  await config.load();
+  reportConfigHealth();
+  health.provideControllers(() =>
+    (config.current?.config.controllers ?? []).map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      default: c.default,
+      enabled: c.enabled,
+    })),
+  );
+
+  const sse = new SseHub(logger);
+  const authConfig = () => config.current?.config.auth ?? DISABLED_AUTH;
+  const isAuthenticated = () => authConfig().mode === 'disabled';
+  const deps: HttpDeps = {
+    env,
+    clock,
+    logger,
+    config,
+    store,
+    health,
+    metrics,
+    sse,
+    elevation: options.elevation ?? new ElevationClient(),
+    installId: loadInstallId(env.dataDir),
+    startedAtMs,
+    privileged: requirePrivileged({ authConfig, isAuthenticated: () => false }),
+    isAuthenticated,
+    authRequired: () => authConfig().mode === 'required',
+  };
+  const app = createApp(logger, metrics, [
+    infoRoutes(deps),
+    healthRoutes(deps),
+    metricsRoutes(deps),
+    updatesRoutes(),
+    locationRoutes(deps),
+    configRoutes(deps),
+  ]);
+  const server = createServer(app);
+  const log = logger.child({ module: 'main' });
+
+  return {
+    env,
+    server,
+    config,
+    store,
+    bus,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(env.port, env.host, () => {
+          const address = server.address();
+          const port = typeof address === 'object' && address ? address.port : env.port;
+          log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
+          resolve(port);
+        });
+      }),
+    stop: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      sse.closeAll();
+      server.closeIdleConnections();
+      await closed;
+      // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
+      await config.drain();
+      store?.close();
+      log.info('stopped');
+    },
+  };
+}
+
+/** Before any config exists the policy is auth disabled, as for an upgraded install. */
+const DISABLED_AUTH = authSchema.parse({});
+
+/** Entry point: `npm start`. HA stops add-ons with SIGTERM; both signals stop gracefully. */
+async function run(): Promise<void> {
+  let env: RuntimeEnv;
+  try {
+    env = parseEnv(process.env);
+  } catch (err) {
+    if (err instanceof EnvError) {
+      process.stderr.write(`raincheck: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const service = await createService(env);
+  await service.listen();
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    service
+      .stop()
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        process.stderr.write(`raincheck: shutdown after ${signal} failed: ${String(err)}\n`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (require.main === module) {
+  run().catch((err: unknown) => {
+    process.stderr.write(`raincheck: failed to start: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  });
+}
