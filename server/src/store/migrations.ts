@@ -1,0 +1,184 @@
+import type { Logger } from '../core/logger';
+import type { Database } from './database';
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  up(db: Database): void;
+}
+
+/** Raised when the file was written by a newer build: migrating down is not possible, so refuse it. */
+export class DatabaseTooNewError extends Error {
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `database schema version ${found} is newer than this build supports (${supported}); ` +
+        'run a newer raincheck release or restore a backup taken by this one',
+    );
+    this.name = 'DatabaseTooNewError';
+  }
+}
+
+const INITIAL_SCHEMA = `
+  CREATE TABLE runs (
+    id            INTEGER PRIMARY KEY,
+    session_id    TEXT,
+    zone          TEXT NOT NULL,
+    start_epoch   INTEGER NOT NULL,
+    duration_s    INTEGER NOT NULL,
+    skip_reason   TEXT,
+    source        TEXT NOT NULL,
+    status        TEXT NOT NULL
+                  CHECK (status IN ('intended', 'running', 'completed', 'aborted', 'skipped')),
+    controller_id TEXT,
+    applied_mm    REAL,
+    volume_gal    REAL,
+    note          TEXT,
+    cycle_index   INTEGER,
+    cycle_count   INTEGER
+  );
+  CREATE INDEX runs_by_start ON runs (start_epoch);
+  CREATE INDEX runs_by_zone_start ON runs (zone, start_epoch);
+
+  CREATE TABLE daily_decisions (
+    date_local TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    epoch      INTEGER NOT NULL,
+    zones      TEXT NOT NULL,
+    PRIMARY KEY (date_local, kind)
+  );
+  CREATE INDEX daily_decisions_by_epoch ON daily_decisions (epoch);
+
+  CREATE TABLE verdict_transitions (
+    id               INTEGER PRIMARY KEY,
+    epoch            INTEGER NOT NULL,
+    verdict          TEXT NOT NULL,
+    previous_verdict TEXT,
+    reason           TEXT NOT NULL
+  );
+  CREATE INDEX verdict_transitions_by_epoch ON verdict_transitions (epoch);
+
+  CREATE TABLE readings (
+    epoch     INTEGER NOT NULL,
+    source_id TEXT NOT NULL,
+    field     TEXT NOT NULL,
+    value     REAL NOT NULL,
+    PRIMARY KEY (source_id, field, epoch)
+  ) WITHOUT ROWID;
+  CREATE INDEX readings_by_epoch ON readings (epoch);
+
+  CREATE TABLE forecast_archive (
+    track        TEXT NOT NULL,
+    target_epoch INTEGER NOT NULL,
+    lead_h       INTEGER NOT NULL,
+    fetched_at   INTEGER NOT NULL,
+    provider     TEXT NOT NULL,
+    model        TEXT,
+    pop_pct      INTEGER,
+    precip_in    REAL,
+    PRIMARY KEY (track, target_epoch, lead_h, fetched_at)
+  ) WITHOUT ROWID;
+  CREATE INDEX forecast_archive_by_lead ON forecast_archive (track, lead_h, target_epoch, fetched_at);
+
+  CREATE TABLE accounts (
+    id            INTEGER PRIMARY KEY,
+    username      TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    password_hash TEXT NOT NULL,
+    created_epoch INTEGER NOT NULL
+  );
+
+  CREATE TABLE sessions (
+    token_hash    TEXT PRIMARY KEY,
+    account_id    INTEGER NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    created_epoch INTEGER NOT NULL,
+    expires_epoch INTEGER NOT NULL
+  );
+  CREATE INDEX sessions_by_expiry ON sessions (expires_epoch);
+  CREATE INDEX sessions_by_account ON sessions (account_id);
+
+  CREATE TABLE api_tokens (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    name            TEXT NOT NULL,
+    token_hash      TEXT NOT NULL UNIQUE,
+    created_epoch   INTEGER NOT NULL,
+    last_used_epoch INTEGER
+  );
+
+  CREATE TABLE push_subscriptions (
+    endpoint      TEXT PRIMARY KEY,
+    p256dh        TEXT NOT NULL,
+    auth          TEXT NOT NULL,
+    created_epoch INTEGER NOT NULL
+  );
+
+  CREATE TABLE controls (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+`;
+
+/**
+ * Ordered, append-only. A released migration is never edited: schema changes
+ * ship as a new entry so every install walks the same path.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
+];
+
+export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.at(-1)?.version ?? 0;
+}
+
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function assertOrdered(migrations: readonly Migration[]): void {
+  migrations.forEach((m, i) => {
+    if (m.version !== i + 1)
+      throw new Error(`migration "${m.name}" has version ${m.version}, expected ${i + 1}`);
+  });
+}
+
+/** Throws DatabaseTooNewError without touching the file when it is ahead of this build. */
+export function assertNotTooNew(db: Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  const found = schemaVersion(db);
+  const supported = latestVersion(migrations);
+  if (found > supported) throw new DatabaseTooNewError(found, supported);
+}
+
+/**
+ * Applies pending migrations, each in its own transaction together with its
+ * user_version bump, so a crash leaves the database at a whole version.
+ * Foreign keys are off while migrating (table rebuilds need that) and checked
+ * before each commit instead.
+ */
+export function runMigrations(
+  db: Database,
+  logger: Logger,
+  migrations: readonly Migration[] = MIGRATIONS,
+): number {
+  assertOrdered(migrations);
+  assertNotTooNew(db, migrations);
+  const pending = migrations.filter((m) => m.version > schemaVersion(db));
+  if (pending.length === 0) return 0;
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (const m of pending) applyOne(db, m, logger);
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+  return pending.length;
+}
+
+function applyOne(db: Database, m: Migration, logger: Logger): void {
+  db.transaction(() => {
+    m.up(db);
+    const violations = db.pragma('foreign_key_check') as unknown[];
+    if (violations.length > 0) throw new Error(`migration ${m.version} "${m.name}" broke foreign keys`);
+    db.pragma(`user_version = ${m.version}`);
+  }).immediate();
+  logger.info({ version: m.version, migration: m.name }, 'database migration applied');
+}

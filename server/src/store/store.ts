@@ -1,0 +1,81 @@
+import type { Logger } from '../core/logger';
+import { AccountsRepository, SessionsRepository } from './accounts';
+import { closeDatabase, openDatabase, type Database, type OpenOptions } from './database';
+import { ControlsRepository } from './controls';
+import { DecisionsRepository } from './decisions';
+import { ForecastArchiveRepository } from './forecast-archive';
+import { schemaVersion } from './migrations';
+import { PushSubscriptionsRepository } from './push-subscriptions';
+import { ReadingsRepository } from './readings';
+import { RunsRepository } from './runs';
+import { TokensRepository } from './tokens';
+
+/** The persistence database and every repository over it, opened and closed together. */
+export class Store {
+  readonly runs: RunsRepository;
+  readonly decisions: DecisionsRepository;
+  readonly readings: ReadingsRepository;
+  readonly forecastArchive: ForecastArchiveRepository;
+  readonly accounts: AccountsRepository;
+  readonly sessions: SessionsRepository;
+  readonly tokens: TokensRepository;
+  readonly pushSubscriptions: PushSubscriptionsRepository;
+  readonly controls: ControlsRepository;
+
+  constructor(readonly db: Database) {
+    this.runs = new RunsRepository(db);
+    this.decisions = new DecisionsRepository(db);
+    this.readings = new ReadingsRepository(db);
+    this.forecastArchive = new ForecastArchiveRepository(db);
+    this.accounts = new AccountsRepository(db);
+    this.sessions = new SessionsRepository(db);
+    this.tokens = new TokensRepository(db);
+    this.pushSubscriptions = new PushSubscriptionsRepository(db);
+    this.controls = new ControlsRepository(db);
+  }
+
+  /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */
+  static open(file: string, logger: Logger, options?: OpenOptions): Store {
+    return new Store(openDatabase(file, logger, options));
+  }
+
+  get schemaVersion(): number {
+    return schemaVersion(this.db);
+  }
+
+  /** Runs `fn` in one transaction across repositories: all its writes commit or none do. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  /** Idempotent. */
+  close(): void {
+    closeDatabase(this.db);
+  }
+}
+
+export interface StoreOpenResult {
+  store: Store | null;
+  /** Why the database is unavailable, for health; null when it opened. */
+  error: string | null;
+}
+
+/**
+ * Never throws: the service still starts without its database, with the
+ * database-backed routes unmounted and the reason reported in health.
+ */
+export function tryOpenStore(file: string, logger: Logger, options?: OpenOptions): StoreOpenResult {
+  try {
+    return { store: Store.open(file, logger, options), error: null };
+  } catch (err) {
+    const error = `cannot open database ${file}: ${describeError(err)}`;
+    logger.child({ module: 'store' }).error({ err }, error);
+    return { store: null, error };
+  }
+}
+
+// Read the message structurally: errors from another realm (a vm context, a worker) fail instanceof Error.
+function describeError(err: unknown): string {
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(err);
+}
