@@ -15,7 +15,7 @@ import { Mutex } from '../core/mutex';
 import { isPureReference } from './interpolate';
 import { collectSecretValues, isSecretKey, redactSecrets, REDACTED, restoreSecrets } from './secrets';
 import { SnapshotStore, type SnapshotInfo } from './snapshots';
-import { ConfigParseError, parseToml, toToml } from './toml';
+import { ConfigParseError, parseToml, toToml, withoutNulls } from './toml';
 import { checkSchemaVersion, emptyReport, validateDocument, type ValidationReport } from './validate';
 
 /**
@@ -170,8 +170,11 @@ export class ConfigService {
     const text = readFileSync(this.deps.env.configPath, 'utf8');
     const secrets = this.storedDocument ? collectSecretValues(this.storedDocument) : [];
     const masked = maskSecretLines(text);
-    if (secrets.every((secret) => !masked.includes(secret))) return masked;
-    return toToml(redactSecrets(this.storedDocument as JsonObject) as JsonObject);
+    // Also check it parsed: an escaped secret ("tk\u005Fx") in an inline table escapes line masking.
+    const parsed = tryParseToml(masked);
+    const unmasked = parsed ? collectSecretValues(parsed).filter((value) => value !== REDACTED) : [];
+    if (unmasked.length === 0 && secrets.every((secret) => !masked.includes(secret))) return masked;
+    return toToml(redactSecrets(parsed ?? (this.storedDocument as JsonObject)) as JsonObject);
   }
 
   /** Validates a candidate as a save would (sentinels restored), writing nothing. */
@@ -238,7 +241,8 @@ export class ConfigService {
     if (versionError)
       return { doc: null, config: null, report: { ok: false, errors: [versionError], warnings: [] } };
     const { value, unmatched } = restoreSecrets(candidate, this.storedDocument);
-    const doc = migrateDocument(value as JsonObject).doc;
+    // Nulls are stored as absent: apply exactly what a reload of the file will see.
+    const doc = withoutNulls(migrateDocument(value as JsonObject).doc) as JsonObject;
     const { report, config } = validateDocument(doc, this.deps.env.vars);
     for (const sentinel of unmatched) {
       report.errors.push({
@@ -280,10 +284,7 @@ export class ConfigService {
             oldText,
             {
               applied_at_epoch: this.applied?.appliedAtEpoch ?? this.fileTimeEpoch(),
-              schema_version:
-                typeof this.storedDocument?.schema_version === 'number'
-                  ? this.storedDocument.schema_version
-                  : null,
+              schema_version: schemaVersionOf(oldText),
               note,
             },
             nowMs,
@@ -333,6 +334,20 @@ export class ConfigService {
     const path = this.deps.env.configPath;
     return existsSync(path) ? Math.floor(statSync(path).mtimeMs / 1000) : epochSeconds(this.deps.clock);
   }
+}
+
+function tryParseToml(text: string): JsonObject | null {
+  try {
+    return parseToml(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The schema_version the snapshotted text itself declares (not the in-memory one, which may be migrated). */
+function schemaVersionOf(text: string): number | null {
+  const version = tryParseToml(text)?.schema_version;
+  return typeof version === 'number' ? version : null;
 }
 
 function zoneKeys(doc: JsonObject): string[] {

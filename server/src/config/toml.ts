@@ -32,7 +32,8 @@ export function toToml(doc: JsonObject): string {
   return stringify(withoutNulls(doc) as JsonObject);
 }
 
-function withoutNulls(value: JsonValue): JsonValue {
+/** The document as it reads back from the file: every null dropped. */
+export function withoutNulls(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.filter((item) => item !== null).map(withoutNulls);
   if (isPlainObject(value)) {
     const out: JsonObject = {};
