@@ -72,7 +72,8 @@ export function resolveClientAddress(
     .filter((hop) => hop !== '');
   for (let i = hops.length - 1; i >= 0; i -= 1) {
     const hop = hops[i] as string;
-    if (!isIP(hop)) return direct;
+    // An unparseable hop is still the first untrusted one: it names the client, never the proxy.
+    if (!isIP(hop)) return hop;
     if (!inList(trustedProxies, hop)) return hop;
   }
   return hops[0] ?? direct;

@@ -3,7 +3,7 @@ import { API_PREFIX, LEGACY_API_PREFIX } from '../core/version';
 import type { Metrics } from '../core/metrics';
 import type { Logger } from '../core/logger';
 import type { DomainRoutes } from './deps';
-import { errorHandler, notFoundHandler } from './errors';
+import { errorHandler, notFoundHandler, rememberRouteBase } from './errors';
 import { requestContext } from './request-context';
 
 /**
@@ -36,6 +36,9 @@ export function createApp(logger: Logger, metrics: Metrics, domains: DomainRoute
     if (domain.v1Only) v1Only.use(domain.v1Only);
     if (domain.shared) shared.use(domain.shared);
   }
+  // Errors leave the routers with req.baseUrl reset; keep the prefix for the error body's route.
+  shared.use(rememberRouteBase);
+  v1Only.use(rememberRouteBase);
   app.use(API_PREFIX, v1Only);
   app.use([API_PREFIX, LEGACY_API_PREFIX], shared);
 

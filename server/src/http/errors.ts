@@ -27,10 +27,22 @@ export function notFound(code: string, message: string): ApiError {
   return new ApiError(404, code, message);
 }
 
+/** Where a router was mounted when one of its routes failed; express resets req.baseUrl on the way out. */
+const ROUTE_BASE = Symbol('routeBase');
+type WithRouteBase = Request & { [ROUTE_BASE]?: string };
+
+/** Error middleware for the end of a mounted router: keeps the mount prefix for `routeOf`. */
+export const rememberRouteBase: ErrorRequestHandler = (err: unknown, req, _res, next) => {
+  const tagged = req as WithRouteBase;
+  tagged[ROUTE_BASE] ??= req.baseUrl;
+  next(err);
+};
+
 /** The route template the request matched (`/api/v1/config/rollback`), else its path. */
 export function routeOf(req: Request): string {
   const template = req.route?.path;
-  return typeof template === 'string' ? `${req.baseUrl}${template}` : req.originalUrl.split('?')[0] || '/';
+  const base = (req as WithRouteBase)[ROUTE_BASE] ?? req.baseUrl;
+  return typeof template === 'string' ? `${base}${template}` : req.originalUrl.split('?')[0] || '/';
 }
 
 export function errorBody(req: Request, error: ApiError): Record<string, unknown> {

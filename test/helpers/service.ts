@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseEnv } from '../../server/src/config/env';
+import { silentLogger } from '../../server/src/core/logger';
+import type { ElevationClient } from '../../server/src/location/elevation';
+import { createService, type Service } from '../../server/src/main';
+
+/**
+ * Boots the real service (composition root, real config service, real SQLite
+ * store) in a temp data directory, listening on an ephemeral loopback port so
+ * requests arrive from 127.0.0.1 as they do from a browser on the same host.
+ */
+
+export interface BootOptions {
+  /** Reuse a data directory (a second boot of the same install); a fresh one otherwise. */
+  dataDir?: string;
+  /** Extra environment variables (LAT, LON, DEMO, RAINCHECK_BUILD_REVISION, ...). */
+  env?: Record<string, string>;
+  /** Written as `<dataDir>/config.toml` before boot. */
+  configToml?: string;
+  elevation?: ElevationClient;
+}
+
+export interface BootedService {
+  service: Service;
+  dataDir: string;
+  configPath: string;
+  port: number;
+}
+
+export function makeDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-http-'));
+}
+
+export async function bootService(options: BootOptions = {}): Promise<BootedService> {
+  const dataDir = options.dataDir ?? makeDataDir();
+  const env = parseEnv({
+    RAINCHECK_DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  if (options.configToml !== undefined) fs.writeFileSync(env.configPath, options.configToml);
+  const service = await createService(env, { logger: silentLogger(), elevation: options.elevation });
+  const port = await service.listen();
+  return { service, dataDir, configPath: env.configPath, port };
+}
+
+/**
+ * Tracks every service booted in a test file: `boot()` inside a test, and the
+ * afterEach stops them all (awaiting each stop) and removes their data dirs.
+ */
+export function serviceTracker(): { boot: (options?: BootOptions) => Promise<BootedService> } {
+  const booted: BootedService[] = [];
+  const dirs = new Set<string>();
+  afterEach(async () => {
+    const running = booted.splice(0);
+    for (const entry of running) await entry.service.stop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+    dirs.clear();
+  });
+  return {
+    boot: async (options = {}) => {
+      const entry = await bootService(options);
+      booted.push(entry);
+      dirs.add(entry.dataDir);
+      return entry;
+    },
+  };
+}
+
+/** A minimal valid config document (JSON wire form). */
+export function minimalConfig(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    schema_version: 2,
+    deployment: { location: { lat: 40.7, lon: -74.0 }, units: 'imperial' },
+    ...overrides,
+  };
+}
+
+export const SECRET_API_KEY = 'sk-live-0123456789abcdef';
+export const SECRET_PASSWORD_MD5 = '5f4dcc3b5aa765d61d8327deb882cf99';
+
+/** A config with a secret in a source and in a controller, one zone bound to the controller. */
+export function configWithSecrets(zoneKey = 'front_lawn'): Record<string, unknown> {
+  return minimalConfig({
+    sources: [
+      {
+        id: 'open_meteo',
+        priority: 50,
+        enabled: true,
+        kind: 'open_meteo',
+        config: { past_days: 3, api_key: SECRET_API_KEY },
+      },
+    ],
+    controllers: [
+      {
+        id: 'os1',
+        default: true,
+        enabled: true,
+        kind: 'opensprinkler',
+        config: { host: '192.168.1.40', port: 80, password_md5: SECRET_PASSWORD_MD5 },
+      },
+    ],
+    zones: {
+      [zoneKey]: {
+        display_name: 'Front lawn',
+        species: 'bermuda',
+        controller_id: 'os1',
+        controller_station: '1',
+      },
+    },
+  });
+}
