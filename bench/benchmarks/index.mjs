@@ -1,0 +1,21 @@
+import coldStart from './cold-start.mjs';
+import idleRss from './idle-rss.mjs';
+import infoThroughput from './info-throughput.mjs';
+
+/**
+ * Every benchmark `npm run bench` runs, in order. A benchmark is a module whose
+ * default export is:
+ *
+ *   {
+ *     name: 'kebab-case-id',            // also the CLI filter: node bench/run.mjs <name>...
+ *     title: 'what is measured, under which conditions',
+ *     budget: { metric, better: 'lower' | 'higher', limit, unit },
+ *     async run(report) { ...; return { value, display } },
+ *   }
+ *
+ * run() prints its figures through report(label, text), cleans up what it
+ * started (the harness kills leftovers on exit anyway), and returns the
+ * measured `value` in the budget's unit; `display` is the summary text. A
+ * throw counts as a failed budget.
+ */
+export default [coldStart, idleRss, infoThroughput];
