@@ -3,7 +3,12 @@ import { dirname, join } from 'node:path';
 import type { EventBus } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
-import { removeStaleTempFiles, writeFileAtomic, type StepHook } from '../core/atomic-write';
+import {
+  removeStaleTempFiles,
+  removeStaleTempFilesIn,
+  writeFileAtomic,
+  type StepHook,
+} from '../core/atomic-write';
 import { environmentBaseline } from './baseline';
 import type { AppliedConfig } from './config-types';
 import type { RaincheckConfig } from './schema';
@@ -24,7 +29,12 @@ import { checkSchemaVersion, emptyReport, validateDocument, type ValidationRepor
  * hot-reloads from. All writes pass through one lock.
  */
 
-export type ConfigRejectionCode = 'config_invalid' | 'zone_key_renamed' | 'snapshot_not_found';
+export type ConfigRejectionCode =
+  | 'config_invalid'
+  | 'zone_key_renamed'
+  | 'snapshot_not_found'
+  | 'unmatched_redacted_secret'
+  | 'transport_field_mismatch';
 
 export class ConfigRejected extends Error {
   constructor(
@@ -96,8 +106,9 @@ export class ConfigService {
     return this.applied;
   }
 
+  /** A config file exists, whether or not it loaded. */
   get present(): boolean {
-    return this.storedDocument !== null;
+    return this.status !== 'absent';
   }
 
   get health(): { status: ConfigStatus; report: ValidationReport } {
@@ -107,7 +118,8 @@ export class ConfigService {
   /** Boot: clean up interrupted writes, load, migrate older documents, seed the demo config. */
   async load(): Promise<void> {
     mkdirSync(dirname(this.deps.env.configPath), { recursive: true });
-    const stale = removeStaleTempFiles(this.deps.env.configPath);
+    const stale =
+      removeStaleTempFiles(this.deps.env.configPath) + removeStaleTempFilesIn(this.snapshots.directory);
     if (stale > 0) this.log.warn({ stale }, 'removed temp files of an interrupted config write');
 
     if (!existsSync(this.deps.env.configPath)) {
@@ -184,8 +196,8 @@ export class ConfigService {
 
   /** GET /config/validate: the report for what is on disk. */
   validateStored(): ValidationReport {
-    if (!this.storedDocument) return emptyReport('no config file exists yet');
-    return this.status === 'ok'
+    if (this.status === 'absent') return emptyReport('no config file exists yet');
+    return this.status === 'ok' && this.storedDocument
       ? validateDocument(this.storedDocument, this.deps.env.vars).report
       : this.bootReport;
   }
@@ -200,14 +212,22 @@ export class ConfigService {
   }
 
   save(candidate: unknown, options: SaveOptions): Promise<SaveResult> {
-    return this.lock.run(() => {
-      const { doc, config, report } = this.check(candidate);
-      if (!doc || !config) {
-        throw new ConfigRejected('config_invalid', 'the config did not validate', { validation: report });
-      }
-      this.refuseZoneKeyRename(doc, options.allowZoneKeyChange === true);
-      return this.commit({ doc, config, report }, options.note);
-    });
+    return this.lock.run(() => this.saveLocked(candidate, options));
+  }
+
+  /**
+   * `verbatim` is the TOML text the caller sent: it is written as sent (comments
+   * kept) when nothing had to change in it (no sentinel restored, no migration).
+   */
+  private saveLocked(candidate: unknown, options: SaveOptions, verbatim?: string): SaveResult {
+    const { doc, config, report } = this.check(candidate);
+    refuseSecretMisuse(report);
+    if (!doc || !config) {
+      throw new ConfigRejected('config_invalid', 'the config did not validate', { validation: report });
+    }
+    this.refuseZoneKeyRename(doc, options.allowZoneKeyChange === true);
+    const unchanged = verbatim !== undefined && JSON.stringify(doc) === JSON.stringify(candidate);
+    return this.commit({ doc, config, report }, options.note, undefined, unchanged ? verbatim : undefined);
   }
 
   saveRaw(text: string, options: SaveOptions): Promise<SaveResult> {
@@ -220,7 +240,7 @@ export class ConfigService {
         new ConfigRejected('config_invalid', 'the TOML did not parse', { validation: report }),
       );
     }
-    return this.save(doc, options);
+    return this.lock.run(() => this.saveLocked(doc, options, text));
   }
 
   /** Restores a snapshot; the current config is snapshotted first, so a rollback can itself be undone. */
@@ -240,7 +260,7 @@ export class ConfigService {
     const versionError = checkSchemaVersion(candidate.schema_version);
     if (versionError)
       return { doc: null, config: null, report: { ok: false, errors: [versionError], warnings: [] } };
-    const { value, unmatched } = restoreSecrets(candidate, this.storedDocument);
+    const { value, unmatched, mismatched } = restoreSecrets(candidate, this.storedDocument);
     // Nulls are stored as absent: apply exactly what a reload of the file will see.
     const doc = withoutNulls(migrateDocument(value as JsonObject).doc) as JsonObject;
     const { report, config } = validateDocument(doc, this.deps.env.vars);
@@ -249,6 +269,13 @@ export class ConfigService {
         code: 'unmatched_redacted_secret',
         path: sentinel.path,
         message: `${REDACTED} stands for a stored secret, but none is stored here; enter the value`,
+      });
+    }
+    for (const field of mismatched) {
+      report.errors.push({
+        code: 'transport_field_mismatch',
+        path: field.path,
+        message: 'this field decides where a stored secret is sent; re-enter the secret to change it',
       });
     }
     report.ok = report.errors.length === 0;
@@ -272,7 +299,7 @@ export class ConfigService {
   }
 
   /** Snapshot the current file, write the new one atomically, apply it, announce it. */
-  private commit(valid: Valid, note: string, previousText?: string): SaveResult {
+  private commit(valid: Valid, note: string, previousText?: string, newText?: string): SaveResult {
     const { doc } = valid;
     const nowMs = this.deps.clock.nowMs();
     const path = this.deps.env.configPath;
@@ -289,7 +316,7 @@ export class ConfigService {
             },
             nowMs,
           );
-    writeFileAtomic(path, toToml(doc), this.deps.beforeWriteStep);
+    writeFileAtomic(path, newText ?? toToml(doc), this.deps.beforeWriteStep);
     const applied = this.adopt(valid, epochSeconds(this.deps.clock));
     this.log.info({ revision: applied.revision, note }, 'config saved');
     return {
@@ -348,6 +375,17 @@ function tryParseToml(text: string): JsonObject | null {
 function schemaVersionOf(text: string): number | null {
   const version = tryParseToml(text)?.schema_version;
   return typeof version === 'number' ? version : null;
+}
+
+/** Secret misuse answers with its own code (spec 7: 400), not as a plain invalid config. */
+function refuseSecretMisuse(report: ValidationReport): void {
+  for (const code of ['unmatched_redacted_secret', 'transport_field_mismatch'] as const) {
+    const entries = report.errors.filter((entry) => entry.code === code);
+    if (entries.length === 0) continue;
+    throw new ConfigRejected(code, entries.map((e) => `${e.path}: ${e.message}`).join('; '), {
+      paths: entries.map((e) => e.path),
+    });
+  }
 }
 
 function zoneKeys(doc: JsonObject): string[] {

@@ -22,6 +22,10 @@ export interface SnapshotInfo {
 export class SnapshotStore {
   constructor(private readonly dir: string) {}
 
+  get directory(): string {
+    return this.dir;
+  }
+
   /** Keeps `text` as a snapshot and prunes beyond the newest 20; returns its ts. */
   add(text: string, meta: Omit<SnapshotInfo, 'ts'>, nowMs: number): string {
     mkdirSync(this.dir, { recursive: true });

@@ -34,22 +34,40 @@ export function writeFileAtomic(path: string, data: string, beforeStep: StepHook
   syncDirectory(dirname(path));
 }
 
+/**
+ * Makes the rename durable. By now the new content is what every reader sees,
+ * so a failure here (some file systems refuse a directory fsync) does not undo
+ * the write; it only weakens durability against power loss.
+ */
 function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
   try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // see above
   }
 }
 
 /** Removes temp files an interrupted write left beside `path`; returns how many. */
 export function removeStaleTempFiles(path: string): number {
   const prefix = `${basename(path)}${TEMP_MARK}`;
+  return removeMatching(dirname(path), (name) => name.startsWith(prefix));
+}
+
+/** Removes every temp file an interrupted write left in `dir`; returns how many. */
+export function removeStaleTempFilesIn(dir: string): number {
+  return removeMatching(dir, (name) => name.includes(TEMP_MARK));
+}
+
+function removeMatching(dir: string, matches: (name: string) => boolean): number {
   let removed = 0;
-  for (const name of safeReaddir(dirname(path))) {
-    if (!name.startsWith(prefix)) continue;
-    unlinkSync(join(dirname(path), name));
+  for (const name of safeReaddir(dir)) {
+    if (!matches(name)) continue;
+    unlinkSync(join(dir, name));
     removed += 1;
   }
   return removed;

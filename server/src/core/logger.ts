@@ -18,6 +18,9 @@ export const REDACTED_LOG_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   '*.password_md5',
+  '*.auth_token',
+  '*.webhook_url',
+  'req.headers["x-api-key"]',
 ];
 
 export function createRootLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
