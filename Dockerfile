@@ -19,6 +19,7 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=build /build/node_modules ./node_modules
 COPY --from=build /build/dist ./dist
+COPY bin ./bin
 COPY addon/run.sh /run.sh
 ENV RAINCHECK_BUILD_REVISION=${BUILD_REVISION} NODE_ENV=production
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \

@@ -14,4 +14,4 @@ LAT="$(option latitude)"; [ -n "$LAT" ] && export LAT
 LON="$(option longitude)"; [ -n "$LON" ] && export LON
 if [ "$(option dry_run)" = "true" ]; then export DRY_RUN=1; fi
 
-exec node /app/dist/server/src/main.js
+exec /app/bin/raincheck

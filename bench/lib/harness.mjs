@@ -15,6 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SERVICE_ENTRY = join(REPO_ROOT, 'dist/server/src/main.js');
+/** The launcher users run (npm start, the add-on): the service is measured as it is started. */
+export const SERVICE_LAUNCHER = join(REPO_ROOT, 'bin/raincheck');
 export const BARE_SERVER = fileURLToPath(new URL('../bare-server.mjs', import.meta.url));
 export const HOST = '127.0.0.1';
 export { sleep };
@@ -88,12 +90,16 @@ function serviceEnv(extra) {
  * with the spawn timestamp (performance.now()) and the output tail for errors.
  */
 export function spawnNode(script, env) {
+  return spawnTracked(process.execPath, [script], env);
+}
+
+function spawnTracked(command, args, env) {
   const tail = { text: '' };
   const keep = (chunk) => {
     tail.text = (tail.text + chunk.toString()).slice(-4000);
   };
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,8 +121,10 @@ export function spawnNode(script, env) {
 export async function spawnService(dataDir, extraEnv = {}) {
   if (!existsSync(SERVICE_ENTRY)) throw new Error(`${SERVICE_ENTRY} missing: run \`npm run build\` first`);
   const port = await freePort();
-  const handle = spawnNode(
-    SERVICE_ENTRY,
+  // The launcher execs node, so the child pid is the service's own process.
+  const handle = spawnTracked(
+    SERVICE_LAUNCHER,
+    [],
     serviceEnv({
       DEMO: '1',
       RAINCHECK_DATA_DIR: dataDir,

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { registerBuiltinKinds } from './config/builtin-kinds';
 import { ConfigService } from './config/config-service';
@@ -93,7 +93,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     elevation: options.elevation ?? new ElevationClient(),
     installId: loadInstallId(env.dataDir),
     startedAtMs,
-    privileged: requirePrivileged({ authConfig, isAuthenticated: () => false }),
+    privileged: requirePrivileged({ authConfig, hasCredential: () => false }),
     isAuthenticated,
     authRequired: () => authConfig().mode === 'required',
   };
@@ -105,30 +105,26 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     locationRoutes(deps),
     configRoutes(deps),
   ]);
-  const server = createServer(app);
+  await app.ready();
   const log = logger.child({ module: 'main' });
 
   return {
     env,
-    server,
+    server: app.server,
     config,
     store,
     bus,
-    listen: () =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(env.port, env.host, () => {
-          const address = server.address();
-          const port = typeof address === 'object' && address ? address.port : env.port;
-          log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
-          resolve(port);
-        });
-      }),
+    listen: async () => {
+      await app.listen({ port: env.port, host: env.host });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : env.port;
+      log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
+      return port;
+    },
     stop: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Streams never end on their own: close them first so the server can.
       sse.closeAll();
-      server.closeIdleConnections();
-      await closed;
+      await app.close();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
       store?.close();

@@ -162,10 +162,26 @@ describe('PUT /config and GET /config', () => {
     const booted = await services.boot();
     const config = configWithSecrets();
     (config.sources as [Doc])[0].config.api_key = REDACTED;
-    const res = await put(booted, config).expect(422);
-    expect(res.body.code).toBe('config_invalid');
-    expect(res.body.validation.errors.map((e: Doc) => e.code)).toContain('unmatched_redacted_secret');
+    const res = await put(booted, config).expect(400);
+    expect(res.body.code).toBe('unmatched_redacted_secret');
+    expect(res.body.paths).toEqual(['$.sources[0].config.api_key']);
     expect(fs.existsSync(booted.configPath)).toBe(false);
+  });
+
+  it('refuses to send a kept secret to a new host (transport_field_mismatch)', async () => {
+    const booted = await services.boot();
+    await put(booted, configWithSecrets()).expect(200);
+    const served = (await request(booted.service.server).get('/api/v1/config').expect(200)).body as Doc;
+    const before = fs.readFileSync(booted.configPath, 'utf8');
+    const controller = (served.controllers as Doc[]).find((c) => c.kind === 'opensprinkler') as Doc;
+    expect(controller.config.password_md5).toBe(REDACTED);
+    controller.config.host = '203.0.113.50';
+    const res = await put(booted, served).expect(400);
+    expect(res.body.code).toBe('transport_field_mismatch');
+    expect(fs.readFileSync(booted.configPath, 'utf8')).toBe(before);
+    // The same change with the secret re-entered is an ordinary save.
+    controller.config.password_md5 = 'a'.repeat(32);
+    await put(booted, served).expect(200);
   });
 
   it('answers 400 for a body that is not a JSON object', async () => {
@@ -440,5 +456,33 @@ describe('GET and PUT /config/raw', () => {
     const get = await request(booted.service.server).get('/api/v1/config').expect(200);
     expect(get.headers['x-raincheck-config-present']).toBe('true');
     expect(get.body.deployment.location).toEqual({ lat: 51.5, lon: -0.12 });
+  });
+
+  it('keeps the comments of a raw write, whatever content type it is sent with', async () => {
+    const booted = await services.boot();
+    const text =
+      '# my yard\nschema_version = 2\n\n[deployment.location]\nlat = 51.5 # Greenwich-ish\nlon = -0.12\n';
+    await request(booted.service.server)
+      .put('/api/v1/config/raw')
+      .set('Content-Type', 'application/json')
+      .send(text)
+      .expect(200);
+    expect(fs.readFileSync(booted.configPath, 'utf8')).toBe(text);
+    const raw = await request(booted.service.server).get('/api/v1/config/raw').expect(200);
+    expect(raw.text).toContain('# Greenwich-ish');
+  });
+});
+
+describe('a config file that is not TOML at boot', () => {
+  it('counts as present, reports the parse error, and stays untouched', async () => {
+    const broken = 'schema_version = 2\n[deployment\n';
+    const booted = await services.boot({ configToml: broken });
+    const health = await request(booted.service.server).get('/api/v1/health').expect(200);
+    expect(health.body.config_present).toBe(true);
+    expect(health.body.subsystems.config).toBe('invalid');
+    const report = await request(booted.service.server).get('/api/v1/config/validate').expect(200);
+    expect(report.body.ok).toBe(false);
+    expect(report.body.errors[0].code).toBe('toml_parse');
+    expect(fs.readFileSync(booted.configPath, 'utf8')).toBe(broken);
   });
 });

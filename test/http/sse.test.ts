@@ -1,11 +1,10 @@
-import express from 'express';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../server/src/core/logger';
 import { SseHub } from '../../server/src/http/sse';
 
 /**
- * The SSE hub over a real HTTP server: a tiny express app that mounts one
+ * The SSE hub over a real node:http server that subscribes every request to one
  * feed, and plain node:http clients that read the raw event stream.
  */
 
@@ -120,9 +119,7 @@ let harness: Harness | null = null;
 async function start(options: { keepAliveMs?: number; maxBufferedBytes?: number; current?: () => unknown }) {
   const hub = new SseHub(silentLogger(), options.maxBufferedBytes);
   hub.defineFeed('test', { keepAliveMs: options.keepAliveMs ?? 60_000, current: options.current });
-  const app = express();
-  app.get('/events', hub.handler('test'));
-  const server = http.createServer(app);
+  const server = http.createServer((req, res) => hub.subscribe('test', req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const clients: SseClient[] = [];

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { RaincheckConfig } from '../config/schema';
 import { ApiError } from '../http/errors';
 import {
@@ -85,30 +85,21 @@ function unauthorized(reason: string): PrivilegeDecision {
 
 export interface PrivilegeDeps {
   authConfig: () => AuthConfig;
-  isAuthenticated: (req: Parameters<RequestHandler>[0]) => boolean;
+  /** A real credential (session or API token) was presented; network position does not count. */
+  hasCredential: (request: FastifyRequest) => boolean;
 }
 
-export function requirePrivileged(deps: PrivilegeDeps): RequestHandler {
-  return (req, res, next) => {
+export function requirePrivileged(deps: PrivilegeDeps): preHandlerAsyncHookHandler {
+  return async (request, reply) => {
     const decision = decidePrivilege({
-      peer: req.socket.remoteAddress ?? '',
-      headers: req.headers,
+      peer: request.raw.socket.remoteAddress ?? '',
+      headers: request.headers,
       auth: deps.authConfig(),
-      authenticated: deps.isAuthenticated(req),
+      authenticated: deps.hasCredential(request),
     });
-    if (decision.allowed) {
-      next();
-      return;
-    }
-    if (decision.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="raincheck"');
-    next(
-      new ApiError(
-        decision.status,
-        decision.code,
-        decision.status === 401 ? 'unauthorized' : decision.reason,
-        {},
-        { reason: decision.reason },
-      ),
-    );
+    if (decision.allowed) return;
+    if (decision.status === 401) reply.header('WWW-Authenticate', 'Bearer realm="raincheck"');
+    const message = decision.status === 401 ? 'unauthorized' : decision.reason;
+    throw new ApiError(decision.status, decision.code, message, {}, { reason: decision.reason });
   };
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from 'express';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ConfigService } from '../config/config-service';
 import type { RuntimeEnv } from '../config/env';
 import type { Clock } from '../core/clock';
@@ -23,19 +23,22 @@ export interface HttpDeps {
   elevation: ElevationClient;
   installId: string | null;
   startedAtMs: number;
-  /** Guard for the privileged surface (spec 5.8). */
-  privileged: RequestHandler;
+  /** Guard for the privileged surface (spec 5.8), used as a route's preHandler. */
+  privileged: preHandlerAsyncHookHandler;
   /** True when the request carries valid credentials or auth is disabled (completed by the auth issue). */
-  isAuthenticated: (req: Parameters<RequestHandler>[0]) => boolean;
+  isAuthenticated: (request: FastifyRequest) => boolean;
   authRequired: () => boolean;
 }
+
+/** Adds one domain's routes to the scope it is given; the scope carries the mount prefix. */
+export type RouteTable = (scope: FastifyInstance) => void;
 
 /** One domain's routes, by where they are mounted. */
 export interface DomainRoutes {
   /** Under /api/v1 and the legacy /api. */
-  shared?: Router;
+  shared?: RouteTable;
   /** Under /api/v1 only. */
-  v1Only?: Router;
+  v1Only?: RouteTable;
   /** At the origin root (e.g. /metrics). */
-  root?: Router;
+  root?: RouteTable;
 }

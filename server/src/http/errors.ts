@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Every failure the service generates answers with one body shape (spec 7):
@@ -23,76 +23,61 @@ export function badRequest(code: string, message: string, extra?: Record<string,
   return new ApiError(400, code, message, extra);
 }
 
-export function notFound(code: string, message: string): ApiError {
-  return new ApiError(404, code, message);
-}
-
-/** Where a router was mounted when one of its routes failed; express resets req.baseUrl on the way out. */
-const ROUTE_BASE = Symbol('routeBase');
-type WithRouteBase = Request & { [ROUTE_BASE]?: string };
-
-/** Error middleware for the end of a mounted router: keeps the mount prefix for `routeOf`. */
-export const rememberRouteBase: ErrorRequestHandler = (err: unknown, req, _res, next) => {
-  const tagged = req as WithRouteBase;
-  tagged[ROUTE_BASE] ??= req.baseUrl;
-  next(err);
-};
-
 /** The route template the request matched (`/api/v1/config/rollback`), else its path. */
-export function routeOf(req: Request): string {
-  const template = req.route?.path;
-  const base = (req as WithRouteBase)[ROUTE_BASE] ?? req.baseUrl;
-  return typeof template === 'string' ? `${base}${template}` : req.originalUrl.split('?')[0] || '/';
+export function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? request.url.split('?')[0] ?? '/';
 }
 
-export function errorBody(req: Request, error: ApiError): Record<string, unknown> {
+export function errorBody(request: FastifyRequest, error: ApiError): Record<string, unknown> {
   return {
     ...error.extra,
     error: error.message,
     code: error.code,
     ...(error.diagnostic ? { diagnostic: error.diagnostic } : {}),
-    request: { id: req.requestId, method: req.method, route: routeOf(req) },
+    request: { id: request.id, method: request.method, route: routeOf(request) },
   };
 }
 
-export function sendError(req: Request, res: Parameters<RequestHandler>[1], error: ApiError): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  res.status(error.status).json(errorBody(req, error));
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.status(error.status).send(errorBody(request, error));
 }
 
-export const notFoundHandler: RequestHandler = (req, res) => {
-  sendError(req, res, new ApiError(404, 'not_found', `no route for ${req.method} ${req.path}`));
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?')[0];
+  return sendError(request, reply, new ApiError(404, 'not_found', `no route for ${request.method} ${path}`));
+}
+
+/** Maps framework failures (body parsing, limits) to the spec's codes and hides the unexpected behind a 500. */
+export function errorHandler(
+  error: FastifyError | ApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  return sendError(request, reply, toApiError(error, request));
+}
+
+const FRAMEWORK_CODES: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'invalid_json', 'the request body is not valid JSON'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'invalid_json', 'the request body is empty but declared as JSON'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large', 'the request body is too large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    415,
+    'unsupported_media_type',
+    'this route does not take that content type',
+  ],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'bad_request', 'the content length does not match the body'],
 };
 
-/** Maps body-parser failures to the spec's codes and hides everything unexpected behind a 500. */
-export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  sendError(req, res, toApiError(err, req));
-};
-
-function toApiError(err: unknown, req: Request): ApiError {
-  if (err instanceof ApiError) return err;
-  const type = (err as { type?: string }).type;
-  if (type === 'entity.parse.failed') {
+function toApiError(error: FastifyError | ApiError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const known = FRAMEWORK_CODES[error.code];
+  if (known) return new ApiError(known[0], known[1], known[2]);
+  if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
     return new ApiError(400, 'invalid_json', 'the request body is not valid JSON');
   }
-  if (type === 'entity.too.large') {
-    const limit = (err as { limit?: number }).limit;
-    return new ApiError(
-      413,
-      'payload_too_large',
-      `the request body is larger than ${limit ?? 'allowed'} bytes`,
-    );
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, 'bad_request', 'the request could not be read');
   }
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new ApiError(415, 'unsupported_encoding', 'the request body encoding is not supported');
-  }
-  const status = (err as { status?: number }).status;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError(status, 'bad_request', 'the request could not be read');
-  }
-  req.log.error({ err }, 'unhandled error');
+  request.log.error({ err: error }, 'unhandled error');
   return new ApiError(500, 'internal_error', 'internal error; the request id is in the service log');
 }

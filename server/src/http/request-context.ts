@@ -1,44 +1,47 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../core/logger';
+import type { Metrics } from '../core/metrics';
 
 /**
- * Gives every request an id (the client's `X-Service-Request-Id` when it sent
- * a sane one) echoed in the response header and carried by every log line of
- * that request, and logs its completion: successes at debug so the HA sidebar's
- * polling does not flood the add-on log.
+ * Request ids and request logs. Each request's id is the client's
+ * `X-Service-Request-Id` when it sent a sane one, else a new uuid; it is echoed
+ * in the response header and carried by every log line of the request
+ * (`req_id`). Completed requests log at debug when they succeed so the HA
+ * sidebar's polling does not flood the add-on log.
  */
-
-declare module 'express-serve-static-core' {
-  interface Request {
-    requestId: string;
-    log: Logger;
-  }
-}
 
 export const REQUEST_ID_HEADER = 'X-Service-Request-Id';
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function requestContext(logger: Logger): RequestHandler {
-  const log = logger.child({ module: 'http' });
-  return (req, res, next) => {
-    const sent = req.get(REQUEST_ID_HEADER);
-    req.requestId = sent && SANE_ID.test(sent) ? sent : randomUUID();
-    req.log = log.child({ req_id: req.requestId });
-    res.setHeader(REQUEST_ID_HEADER, req.requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+export function requestIdOf(req: IncomingMessage): string {
+  const sent = req.headers['x-service-request-id'];
+  return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
+}
+
+export function installRequestContext(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    metrics.countRequest(request.method, status);
+    const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+    // The instance is pino (main.ts passes it in), which can say whether a level is on.
+    if ((request.log as Logger).isLevelEnabled(level)) {
       const line = {
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
+        method: request.method,
+        url: request.url,
+        status,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
       };
-      if (res.statusCode >= 500) req.log.error(line, 'request failed');
-      else if (res.statusCode >= 400) req.log.info(line, 'request refused');
-      else req.log.debug(line, 'request');
-    });
-    next();
-  };
+      request.log[level](
+        line,
+        status >= 500 ? 'request failed' : status >= 400 ? 'request refused' : 'request',
+      );
+    }
+    done();
+  });
 }

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/logger';
 
 /**
@@ -17,7 +17,7 @@ export interface FeedOptions {
 
 interface Feed {
   options: FeedOptions;
-  clients: Set<Response>;
+  clients: Set<ServerResponse>;
   timer: NodeJS.Timeout;
 }
 
@@ -47,9 +47,12 @@ export class SseHub {
     this.feeds.set(name, feed);
   }
 
-  /** The route handler that subscribes a client to a feed. */
-  handler(name: string): RequestHandler {
-    return (req, res) => this.attach(this.feed(name), req, res);
+  /**
+   * Subscribes a client to a feed. Works on the raw node request and response
+   * (a fastify route calls `reply.hijack()` first), so any server can use it.
+   */
+  subscribe(name: string, req: IncomingMessage, res: ServerResponse): void {
+    this.attach(this.feed(name), req, res);
   }
 
   /** Sends a `snapshot` event to every client of the feed. */
@@ -79,12 +82,13 @@ export class SseHub {
     return feed;
   }
 
-  private attach(feed: Feed, req: Request, res: Response): void {
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('Connection', 'keep-alive');
-    res.setHeader('X-Accel-Buffering', 'no');
+  private attach(feed: Feed, req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     res.flushHeaders();
     req.socket.setNoDelay(true);
     feed.clients.add(res);
@@ -100,7 +104,7 @@ export class SseHub {
     for (const client of feed.clients) this.write(feed, client, ': keep-alive\n\n');
   }
 
-  private write(feed: Feed, client: Response, frame: string): void {
+  private write(feed: Feed, client: ServerResponse, frame: string): void {
     if (client.writableLength > this.maxBufferedBytes) {
       feed.clients.delete(client);
       this.log.warn({ buffered: client.writableLength }, 'dropped a slow SSE client');

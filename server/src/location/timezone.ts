@@ -1,9 +1,14 @@
-import tzlookup from '@photostructure/tz-lookup';
-
 /**
  * Offline IANA time zone from coordinates (a maintained, bundled boundary
  * table: no network, no upstream). Used when `deployment.timezone` is unset.
+ * The table loads on first use: most boots never need it.
  */
+
+type Lookup = (lat: number, lon: number) => string;
+let lookup: Lookup | null = null;
+
 export function timezoneAt(lat: number, lon: number): string {
-  return tzlookup(lat, lon);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  lookup ??= require('@photostructure/tz-lookup') as Lookup;
+  return lookup(lat, lon);
 }

@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import {
   API_PREFIX,
   API_VERSION,
@@ -12,28 +11,30 @@ import type { DomainRoutes, HttpDeps } from '../deps';
 
 /** GET /info (spec 2.1). */
 export function infoRoutes(deps: HttpDeps): DomainRoutes {
-  const shared = Router();
   const revision = buildRevision(deps.env.vars);
-  shared.get('/info', (_req, res) => {
-    const applied = deps.config.current?.config;
-    res.json({
-      service: SERVICE_NAME,
-      service_version: SERVICE_VERSION,
-      build_revision: revision,
-      api_version: API_VERSION,
-      api_prefix: API_PREFIX,
-      license: LICENSE,
-      repository: REPOSITORY,
-      dry_run: deps.env.dryRun,
-      demo: deps.env.demo,
-      auth_required: deps.authRequired(),
-      has_irrigation: applied
-        ? applied.controllers.length > 0 || Object.keys(applied.zones).length > 0
-        : false,
-      nerd_mode_default: applied?.features.nerd_mode_default ?? false,
-      location_configured: applied !== undefined || (deps.env.lat !== null && deps.env.lon !== null),
-      uuid: deps.installId,
-    });
-  });
-  return { shared };
+  return {
+    shared: (scope) => {
+      scope.get('/info', async () => {
+        const applied = deps.config.current?.config;
+        return {
+          service: SERVICE_NAME,
+          service_version: SERVICE_VERSION,
+          build_revision: revision,
+          api_version: API_VERSION,
+          api_prefix: API_PREFIX,
+          license: LICENSE,
+          repository: REPOSITORY,
+          dry_run: deps.env.dryRun,
+          demo: deps.env.demo,
+          auth_required: deps.authRequired(),
+          has_irrigation: applied
+            ? applied.controllers.length > 0 || Object.keys(applied.zones).length > 0
+            : false,
+          nerd_mode_default: applied?.features.nerd_mode_default ?? false,
+          location_configured: applied !== undefined || (deps.env.lat !== null && deps.env.lon !== null),
+          uuid: deps.installId,
+        };
+      });
+    },
+  };
 }

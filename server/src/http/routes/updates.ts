@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import { SERVICE_VERSION } from '../../core/version';
 import type { DomainRoutes } from '../deps';
 
@@ -7,16 +6,16 @@ import type { DomainRoutes } from '../deps';
  * enabled in this build, so `latest` stays null and no update is claimed.
  */
 export function updatesRoutes(): DomainRoutes {
-  const v1Only = Router();
-  v1Only.get('/updates', (_req, res) => {
-    res.json({
-      current: SERVICE_VERSION,
-      latest: null,
-      update_available: false,
-      release_url: null,
-      checked_at_epoch: null,
-      check_enabled: false,
-    });
-  });
-  return { v1Only };
+  return {
+    v1Only: (scope) => {
+      scope.get('/updates', async () => ({
+        current: SERVICE_VERSION,
+        latest: null,
+        update_available: false,
+        release_url: null,
+        checked_at_epoch: null,
+        check_enabled: false,
+      }));
+    },
+  };
 }
