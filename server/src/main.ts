@@ -22,6 +22,18 @@ import { SseHub } from './http/sse';
 import { requirePrivileged } from './auth/privileged';
 import { ElevationClient } from './location/elevation';
 import { tryOpenStore, type Store } from './store/store';
+import { builtinSourceKinds, MODELLED_KINDS, registerWithConfigValidator } from './weather/sources/index';
+import type { SourceKindDefinition } from './weather/source';
+import { WeatherService } from './weather/weather-service';
+import { snapshotRoutes } from './http/routes/snapshot';
+import { streamRoutes } from './http/routes/stream';
+import { weatherRoutes } from './http/routes/weather';
+import { devicesRoutes } from './http/routes/devices';
+import { configSourceRoutes } from './http/routes/config-sources';
+import { ingestRoutes } from './http/routes/ingest';
+import { DISCOVERY_LISTEN_MS, TEMPEST_PORT } from './weather/discovery';
+import { HaLink, haLinkOptionsFromEnv } from './ha/ha-link';
+import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
 
 /**
  * The composition root: the only place that builds modules and wires them
@@ -34,6 +46,11 @@ export interface ServiceOptions {
   clock?: Clock;
   logger?: Logger;
   elevation?: ElevationClient;
+  /** Injected into every HTTP client of the sources (tests point them at loopback peers). */
+  fetch?: typeof fetch;
+  /** Extra source kinds (tests register probes). */
+  sourceKinds?: readonly SourceKindDefinition[];
+  discovery?: { listenMs: number; port: number };
 }
 
 export interface Service {
@@ -42,6 +59,7 @@ export interface Service {
   readonly config: ConfigService;
   readonly store: Store | null;
   readonly bus: EventBus;
+  readonly weather: WeatherService;
   /** Listens on env.host:env.port; resolves with the bound port. */
   listen(): Promise<number>;
   /** Graceful stop: refuse new connections, end SSE streams, finish writes, close the database. */
@@ -53,6 +71,13 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const logger = options.logger ?? createRootLogger(env.logLevel);
   const startedAtMs = clock.nowMs();
   registerBuiltinKinds();
+  const haOptions = haLinkOptionsFromEnv(env.vars);
+  const haLink = haOptions ? new HaLink({ ...haOptions, logger, clock }) : null;
+  const sourceKinds = builtinSourceKinds([
+    createHaPassthroughKind(() => haLink),
+    ...(options.sourceKinds ?? []),
+  ]);
+  registerWithConfigValidator(sourceKinds);
 
   const bus = new EventBus();
   const health = new HealthRegistry();
@@ -78,7 +103,38 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     })),
   );
 
+  if (haLink) {
+    const reportHa = () => {
+      const { status, note } = haLink.subsystemStatus();
+      health.set('ha', status, note);
+    };
+    haLink.onConnectionChange(reportHa);
+    await haLink.start();
+    reportHa();
+    health.provideHa(() => haLink.health());
+  }
+
+  const weather = new WeatherService({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    store,
+    kinds: sourceKinds,
+    modelledKinds: MODELLED_KINDS,
+    demo: env.demo,
+    fetch: options.fetch,
+  });
+  await weather.start();
+  health.provideSources(() => weather.sourceHealth());
+  const reportWeatherHealth = () =>
+    health.set('weather', weather.sourceHealth().length > 0 ? 'ok' : 'disabled', null);
+  reportWeatherHealth();
+  bus.on('config.changed', reportWeatherHealth);
+
   const sse = new SseHub(logger);
+  sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
+  bus.on('weather.snapshot', (snapshot) => sse.publish('weather', snapshot));
   const authConfig = () => config.current?.config.auth ?? DISABLED_AUTH;
   const isAuthenticated = () => authConfig().mode === 'disabled';
   const deps: HttpDeps = {
@@ -91,6 +147,10 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     metrics,
     sse,
     elevation: options.elevation ?? new ElevationClient(),
+    weather,
+    sourceKinds,
+    discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
+    discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
     installId: loadInstallId(env.dataDir),
     startedAtMs,
     privileged: requirePrivileged({ authConfig, hasCredential: () => false }),
@@ -104,6 +164,12 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     updatesRoutes(),
     locationRoutes(deps),
     configRoutes(deps),
+    configSourceRoutes(deps),
+    snapshotRoutes(deps),
+    streamRoutes(deps),
+    weatherRoutes(deps),
+    devicesRoutes(deps),
+    ingestRoutes(deps),
   ]);
   await app.ready();
   const log = logger.child({ module: 'main' });
@@ -114,6 +180,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     config,
     store,
     bus,
+    weather,
     listen: async () => {
       await app.listen({ port: env.port, host: env.host });
       const address = app.server.address();
@@ -125,6 +192,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
       await app.close();
+      await weather.stop();
+      await haLink?.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
       store?.close();

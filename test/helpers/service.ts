@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parseEnv } from '../../server/src/config/env';
 import { silentLogger } from '../../server/src/core/logger';
 import type { ElevationClient } from '../../server/src/location/elevation';
-import { createService, type Service } from '../../server/src/main';
+import { createService, type Service, type ServiceOptions } from '../../server/src/main';
 
 /**
  * Boots the real service (composition root, real config service, real SQLite
@@ -20,6 +20,8 @@ export interface BootOptions {
   /** Written as `<dataDir>/config.toml` before boot. */
   configToml?: string;
   elevation?: ElevationClient;
+  /** Any other composition-root option (clock, fetch, discovery, extra source kinds). */
+  serviceOptions?: Partial<ServiceOptions>;
 }
 
 export interface BootedService {
@@ -28,6 +30,15 @@ export interface BootedService {
   configPath: string;
   port: number;
 }
+
+/** Sources in tests may only talk to loopback peers; anything else fails like an unreachable host. */
+export const loopbackOnlyFetch: typeof fetch = (input, init) => {
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) {
+    return Promise.reject(new TypeError(`fetch failed: ${url.hostname} is not reachable from tests`));
+  }
+  return fetch(input, init);
+};
 
 export function makeDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-http-'));
@@ -43,7 +54,12 @@ export async function bootService(options: BootOptions = {}): Promise<BootedServ
     ...options.env,
   });
   if (options.configToml !== undefined) fs.writeFileSync(env.configPath, options.configToml);
-  const service = await createService(env, { logger: silentLogger(), elevation: options.elevation });
+  const service = await createService(env, {
+    logger: silentLogger(),
+    elevation: options.elevation,
+    fetch: loopbackOnlyFetch,
+    ...options.serviceOptions,
+  });
   const port = await service.listen();
   return { service, dataDir, configPath: env.configPath, port };
 }
@@ -90,7 +106,8 @@ export function configWithSecrets(zoneKey = 'front_lawn'): Record<string, unknow
       {
         id: 'open_meteo',
         priority: 50,
-        enabled: true,
+        // Disabled: tests never reach the internet, and an unreachable source would degrade health.
+        enabled: false,
         kind: 'open_meteo',
         config: { past_days: 3, api_key: SECRET_API_KEY },
       },

@@ -34,8 +34,10 @@ export interface ControllerKind {
 const sourceKinds = new Map<string, SourceKind>();
 const controllerKinds = new Map<string, ControllerKind>();
 
+/** A later registration of the same kind (its adapter's own schema) keeps earlier config warnings. */
 export function registerSourceKind(kind: SourceKind): void {
-  sourceKinds.set(kind.kind, kind);
+  const adjustments = kind.adjustments ?? sourceKinds.get(kind.kind)?.adjustments;
+  sourceKinds.set(kind.kind, adjustments ? { ...kind, adjustments } : kind);
 }
 
 export function registerControllerKind(kind: ControllerKind): void {

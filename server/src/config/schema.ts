@@ -211,6 +211,8 @@ export const engineSchema = z.strictObject({
   field_source_chains: z.record(z.string(), z.array(z.string())).default({}),
   /** The saved forecast provider pin (a source id), null = automatic. */
   forecast_provider: z.string().nullish(),
+  /** Days of sensor readings kept for /weather/history and /weather/readings. */
+  history_retention_days: z.number().int().min(1).max(3650).default(90),
 });
 
 const cidr = z.string().refine(isCidr, 'expected a CIDR such as 192.168.1.0/24 or fd00::/8');

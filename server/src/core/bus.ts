@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AppliedConfig } from '../config/config-types';
+import type { WeatherSnapshot } from '../weather/snapshot';
 
 /**
  * Every event that crosses a module boundary, by name. Modules talk through
@@ -8,6 +9,8 @@ import type { AppliedConfig } from '../config/config-types';
 export interface BusEvents {
   /** A new config was saved (PUT, raw PUT, rollback, wizard); every subsystem hot-reloads from it. */
   'config.changed': { previous: AppliedConfig | null; next: AppliedConfig };
+  /** The merged weather snapshot changed (coalesced to a few per second). */
+  'weather.snapshot': WeatherSnapshot;
 }
 
 export type BusEventName = keyof BusEvents;

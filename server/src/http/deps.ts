@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import type { ElevationClient } from '../location/elevation';
 import type { Store } from '../store/store';
+import type { WeatherService } from '../weather/weather-service';
 import type { SseHub } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
@@ -21,6 +22,12 @@ export interface HttpDeps {
   metrics: Metrics;
   sse: SseHub;
   elevation: ElevationClient;
+  weather: WeatherService;
+  /** The source kinds this build runs, for the catalogs. */
+  sourceKinds: ReadonlyMap<string, import('../weather/source').SourceKindDefinition>;
+  /** LAN discovery listen time (shortened in tests). */
+  discoveryListenMs: number;
+  discoveryPort: number;
   installId: string | null;
   startedAtMs: number;
   /** Guard for the privileged surface (spec 5.8), used as a route's preHandler. */

@@ -12,3 +12,8 @@ export function timezoneAt(lat: number, lon: number): string {
   lookup ??= require('@photostructure/tz-lookup') as Lookup;
   return lookup(lat, lon);
 }
+
+/** The deployment's time zone: the configured IANA name, else the one at its coordinates. */
+export function resolveTimezone(configured: string | null, lat: number, lon: number): string {
+  return configured ?? timezoneAt(lat, lon);
+}
