@@ -93,7 +93,7 @@ function choose(
   }
   const providers = byPriority.filter((s) => s.readings.has(field));
   const live = newestFirstWithinPriority(
-    providers.filter((s) => isLive(s.readings.get(field), nowEpoch)),
+    providers.filter((s) => isLive(s.readings.get(field), nowEpoch, s)),
     field,
   );
   const owner = live[0];

@@ -5,6 +5,7 @@ import { epochSeconds, type Clock } from '../core/clock';
 import type { SourceHealth } from '../core/health';
 import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
+import { Mutex } from '../core/mutex';
 import { resolveTimezone } from '../location/timezone';
 import type { Store } from '../store/store';
 import { fieldSpec, isWeatherField, type WeatherField } from './fields';
@@ -91,6 +92,7 @@ const DEMO_SOURCE: SourceEntry = {
 export class WeatherService implements Module {
   readonly name = 'weather';
   private readonly runtimes = new Map<string, SourceRuntime>();
+  private readonly reconfigureLock = new Mutex();
   private readonly log: Logger;
   private location: SourceLocation | null = null;
   private unsubscribe: (() => void) | null = null;
@@ -203,7 +205,12 @@ export class WeatherService implements Module {
   }
 
   /** Starts, stops and rebuilds sources to match the config; unchanged sources keep their state. */
-  async reconfigure(): Promise<void> {
+  reconfigure(): Promise<void> {
+    // Config changes can arrive close together; each reconfiguration finishes before the next starts.
+    return this.reconfigureLock.run(() => this.reconcile());
+  }
+
+  private async reconcile(): Promise<void> {
     const applied = this.deps.config();
     const location = applied ? locationOf(applied) : null;
     const locationChanged = JSON.stringify(location) !== JSON.stringify(this.location);

@@ -262,3 +262,20 @@ describe('GET /weather/history and /weather/readings', () => {
     await request(booted.service.server).get('/api/v1/weather/history?hours=abc').expect(400);
   });
 });
+
+describe('GET /config/source_catalog', () => {
+  it('lists the cloud kinds highest honesty first, with a live status', async () => {
+    const { booted } = await bootTempest();
+    const res = await request(booted.service.server).get('/api/v1/config/source_catalog').expect(200);
+    expect(res.body.lat).toBe(40.7);
+    const kinds = res.body.cloud_sources.map((s: { kind: string }) => s.kind);
+    expect(kinds).toEqual(['nws', 'open_meteo', 'openweather']);
+    const ranks = res.body.cloud_sources.map((s: { honesty_rank: number }) => s.honesty_rank);
+    expect(ranks).toEqual([...ranks].sort((a: number, b: number) => b - a));
+    expect(res.body.cloud_sources[2]).toMatchObject({
+      needs_api_key: true,
+      configured: false,
+      status: 'offline',
+    });
+  });
+});

@@ -1,11 +1,14 @@
 import { registerSourceKind } from '../../config/kinds';
 import type { SourceKindDefinition } from '../source';
 import { demoReplayKind } from './demo/demo-replay';
+import { ecowittIngestKind } from './ecowitt/ingest-source';
+import { ecowittLocalKind } from './ecowitt/local-poller';
 import { nwsKind } from './nws/observation';
 import { openMeteoKind } from './open-meteo/current';
 import { openWeatherKind } from './openweather/current';
 import { tempestUdpKind } from './tempest/tempest-udp';
 import { tempestWsKind } from './tempest/tempest-ws';
+import { httpWebhookKind } from './webhook/webhook-source';
 
 /**
  * Every weather source kind this build runs, in one list. Adding a kind means
@@ -19,6 +22,9 @@ export function builtinSourceKinds(
     demoReplayKind,
     tempestUdpKind,
     tempestWsKind,
+    ecowittLocalKind,
+    ecowittIngestKind,
+    httpWebhookKind,
     // Model output on a 15-minute step, polled every 10 minutes; NWS stations report about hourly.
     { ...openMeteoKind, minLiveS: 1800 },
     { ...nwsKind, minLiveS: 4500 },
