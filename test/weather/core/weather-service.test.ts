@@ -2,6 +2,7 @@ import { HealthRegistry } from '../../../server/src/core/health';
 import { FIELD_SPECS } from '../../../server/src/weather/fields';
 import type { WeatherSnapshot } from '../../../server/src/weather/snapshot';
 import { appliedConfig, makeHarness, T0, type Harness } from './harness';
+import { WEATHER_SNAPSHOT_KEYS } from '../../helpers/weather-snapshot-keys';
 
 /**
  * The weather service end to end: readings enter through a probe source's
@@ -10,48 +11,7 @@ import { appliedConfig, makeHarness, T0, type Harness } from './harness';
  * directly instead of waiting for the service's timers.
  */
 
-/** Every key of spec 2.2, in the order the spec lists them. */
-const SPEC_KEYS = [
-  'last_packet_epoch',
-  'air_temp_f',
-  'feels_like_f',
-  'dew_point_f',
-  'wet_bulb_f',
-  'rh_pct',
-  'pressure_inhg',
-  'pressure_trend_inhg',
-  'wind_lull_mph',
-  'wind_avg_mph',
-  'wind_gust_mph',
-  'rapid_wind_mph',
-  'wind_dir_deg',
-  'rapid_wind_dir',
-  'illuminance_lx',
-  'uv_index',
-  'solar_w_m2',
-  'rain_in_last_min',
-  'rain_in_today',
-  'rain_intensity_in_hr',
-  'precip_type',
-  'lightning_count_last_min',
-  'lightning_strikes_last_hour',
-  'lightning_recent',
-  'lightning_avg_dist_mi',
-  'last_strike_distance_mi',
-  'last_strike_epoch',
-  'battery_v',
-  'battery_pct',
-  'station_serial',
-  'hub_serial',
-  'pop_pct',
-  'leaf_wetness_pct',
-  'air_temp_live_epoch',
-  'wind_live_epoch',
-  'rh_live_epoch',
-  'rain_live_epoch',
-  'source_label',
-  'has_live_station',
-] as const;
+const SPEC_KEYS = WEATHER_SNAPSHOT_KEYS;
 
 const ARRAY_KEYS = new Set(['pressure_trend_inhg', 'lightning_recent']);
 

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { serviceTracker, type BootedService } from '../../helpers/service';
+import { WEATHER_SNAPSHOT_KEYS } from '../../helpers/weather-snapshot-keys';
 
 /**
  * The weather routes over the real service: the demo source, a Tempest hub
@@ -74,47 +75,7 @@ async function bootTempest(): Promise<{ booted: BootedService; port: number }> {
   return { booted, port };
 }
 
-const SNAPSHOT_KEYS = [
-  'last_packet_epoch',
-  'air_temp_f',
-  'feels_like_f',
-  'dew_point_f',
-  'wet_bulb_f',
-  'rh_pct',
-  'pressure_inhg',
-  'pressure_trend_inhg',
-  'wind_lull_mph',
-  'wind_avg_mph',
-  'wind_gust_mph',
-  'rapid_wind_mph',
-  'wind_dir_deg',
-  'rapid_wind_dir',
-  'illuminance_lx',
-  'uv_index',
-  'solar_w_m2',
-  'rain_in_last_min',
-  'rain_in_today',
-  'rain_intensity_in_hr',
-  'precip_type',
-  'lightning_count_last_min',
-  'lightning_strikes_last_hour',
-  'lightning_recent',
-  'lightning_avg_dist_mi',
-  'last_strike_distance_mi',
-  'last_strike_epoch',
-  'battery_v',
-  'battery_pct',
-  'station_serial',
-  'hub_serial',
-  'pop_pct',
-  'leaf_wetness_pct',
-  'air_temp_live_epoch',
-  'wind_live_epoch',
-  'rh_live_epoch',
-  'rain_live_epoch',
-  'source_label',
-  'has_live_station',
-];
+const SNAPSHOT_KEYS = WEATHER_SNAPSHOT_KEYS;
 
 describe('GET /snapshot', () => {
   it('serves every snapshot key with nulls before any source reports', async () => {
