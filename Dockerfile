@@ -14,7 +14,8 @@ RUN npm run build && npm prune --omit=dev
 
 FROM ${BUILD_FROM}
 ARG BUILD_REVISION=dev
-RUN apk add --no-cache nodejs jq
+# tzdata: local time comes from the IANA zone files (server/src/core/tz/).
+RUN apk add --no-cache nodejs jq tzdata
 WORKDIR /app
 COPY package.json ./
 COPY --from=build /build/node_modules ./node_modules

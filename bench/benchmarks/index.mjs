@@ -1,6 +1,8 @@
 import coldStart from './cold-start.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
+import sseFanout from './sse-fanout.mjs';
+import tempestUdpIngest from './tempest-udp-ingest.mjs';
 
 /**
  * Every benchmark `npm run bench` runs, in order. A benchmark is a module whose
@@ -18,4 +20,4 @@ import infoThroughput from './info-throughput.mjs';
  * measured `value` in the budget's unit; `display` is the summary text. A
  * throw counts as a failed budget.
  */
-export default [coldStart, idleRss, infoThroughput];
+export default [coldStart, idleRss, infoThroughput, tempestUdpIngest, sseFanout];

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createSocket } from 'node:dgram';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { stringify as toToml } from 'smol-toml';
 
 /**
  * Shared plumbing for the benchmarks: child processes and temp dirs that are
@@ -74,6 +76,18 @@ export function freePort() {
   });
 }
 
+/** A UDP port that was free on loopback a moment ago. */
+export function freeUdpPort() {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket('udp4');
+    socket.once('error', reject);
+    socket.bind(0, HOST, () => {
+      const { port } = socket.address();
+      socket.close(() => resolve(port));
+    });
+  });
+}
+
 /** The service's environment: only the variables under test, nothing inherited that changes behaviour. */
 function serviceEnv(extra) {
   const env = { ...process.env };
@@ -119,6 +133,20 @@ function spawnTracked(command, args, env) {
 
 /** Starts the built service with DEMO=1 on a free loopback port. */
 export async function spawnService(dataDir, extraEnv = {}) {
+  return startService(dataDir, { DEMO: '1', ...extraEnv });
+}
+
+/**
+ * Starts the built service on a free loopback port with `configDoc` written to
+ * <dataDir>/config.toml first and DEMO unset: the service runs on that config
+ * alone, as an installed one does.
+ */
+export async function spawnServiceWithConfig(dataDir, configDoc, extraEnv = {}) {
+  writeFileSync(join(dataDir, 'config.toml'), toToml(configDoc));
+  return startService(dataDir, extraEnv);
+}
+
+async function startService(dataDir, extraEnv) {
   if (!existsSync(SERVICE_ENTRY)) throw new Error(`${SERVICE_ENTRY} missing: run \`npm run build\` first`);
   const port = await freePort();
   // The launcher execs node, so the child pid is the service's own process.
@@ -126,7 +154,6 @@ export async function spawnService(dataDir, extraEnv = {}) {
     SERVICE_LAUNCHER,
     [],
     serviceEnv({
-      DEMO: '1',
       RAINCHECK_DATA_DIR: dataDir,
       PORT: String(port),
       HOST,
@@ -236,6 +263,13 @@ export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Nearest-rank percentile (p in 0..100) of a non-empty list. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
 }
 
 export function mean(values) {

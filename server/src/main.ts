@@ -32,7 +32,8 @@ import { devicesRoutes } from './http/routes/devices';
 import { configSourceRoutes } from './http/routes/config-sources';
 import { ingestRoutes } from './http/routes/ingest';
 import { DISCOVERY_LISTEN_MS, TEMPEST_PORT } from './weather/discovery';
-import { HaLink, haLinkOptionsFromEnv } from './ha/ha-link';
+import { haLinkOptionsFromEnv } from './ha/ha-env';
+import type { HaLink } from './ha/ha-link';
 import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
 
 /**
@@ -72,7 +73,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const startedAtMs = clock.nowMs();
   registerBuiltinKinds();
   const haOptions = haLinkOptionsFromEnv(env.vars);
-  const haLink = haOptions ? new HaLink({ ...haOptions, logger, clock }) : null;
+  // The websocket client loads only when Home Assistant is configured.
+  const haLink = haOptions ? new (loadHaLink())({ ...haOptions, logger, clock }) : null;
   const sourceKinds = builtinSourceKinds([
     createHaPassthroughKind(() => haLink),
     ...(options.sourceKinds ?? []),
@@ -202,6 +204,22 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   };
 }
 
+/**
+ * Boot leaves garbage (module compilation, schema building, config parsing)
+ * that an idle service would keep resident until the next major GC, which may
+ * be hours away. One collection shortly after boot returns it. bin/raincheck
+ * starts node with --expose-gc for this; without it this does nothing.
+ */
+function settleMemoryAfterBoot(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) setTimeout(gc, 2000).unref();
+}
+
+function loadHaLink(): typeof HaLink {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./ha/ha-link') as typeof import('./ha/ha-link')).HaLink;
+}
+
 /** Before any config exists the policy is auth disabled, as for an upgraded install. */
 const DISABLED_AUTH = authSchema.parse({});
 
@@ -219,6 +237,7 @@ async function run(): Promise<void> {
   }
   const service = await createService(env);
   await service.listen();
+  settleMemoryAfterBoot();
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

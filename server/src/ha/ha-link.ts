@@ -17,6 +17,15 @@ import type { HaHealth, SubsystemStatus } from '../core/health';
 import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
 import { HaSocketFactory, type HaConnectFailure } from './ws-socket';
+import { ADDON_WEBSOCKET_URL, type HaLinkMode } from './ha-env';
+
+export {
+  ADDON_WEBSOCKET_URL,
+  haLinkOptionsFromEnv,
+  toWebsocketUrl,
+  type HaLinkEnvOptions,
+  type HaLinkMode,
+} from './ha-env';
 
 /**
  * The one connection to Home Assistant core, over its websocket API through
@@ -28,8 +37,6 @@ import { HaSocketFactory, type HaConnectFailure } from './ws-socket';
  * service calls. It reports through its status and callbacks only; it knows
  * nothing about weather or irrigation. The token is never logged.
  */
-
-export type HaLinkMode = 'addon' | 'standalone';
 
 /** A Home Assistant state object (fixture: `state` is always a string; `last_reported` on 2024.3+). */
 export type HaState = HassEntity & { last_reported?: string };
@@ -56,13 +63,6 @@ export interface HaLinkOptions {
   pingIntervalMs?: number;
   /** A ping unanswered this long drops the socket so the library reconnects. Default 10 s. */
   pingTimeoutMs?: number;
-}
-
-/** What `haLinkOptionsFromEnv` derives from the environment. */
-export interface HaLinkEnvOptions {
-  url: string;
-  token: string;
-  mode: HaLinkMode;
 }
 
 export type HaLinkState =
@@ -106,8 +106,6 @@ interface SharedSubscription {
   conn: Connection;
   unsubscribe: Promise<(() => Promise<void>) | null>;
 }
-
-export const ADDON_WEBSOCKET_URL = 'ws://supervisor/core/websocket';
 
 export class HaLink implements Module {
   readonly name = 'ha';
@@ -500,53 +498,6 @@ export class HaLink implements Module {
       }
     }
   }
-}
-
-// --- environment ---------------------------------------------------------------
-
-/**
- * Where Home Assistant is, from the environment: the add-on's SUPERVISOR_TOKEN
- * (through the Supervisor's proxy to core), else HA_URL + HA_TOKEN
- * (standalone; `http(s)://host:8123` becomes `ws(s)://host:8123/api/websocket`),
- * else null (not configured, or HA_URL unusable).
- */
-export function haLinkOptionsFromEnv(
-  vars: Readonly<Record<string, string | undefined>>,
-): HaLinkEnvOptions | null {
-  const supervisorToken = vars.SUPERVISOR_TOKEN?.trim();
-  if (supervisorToken) return { url: ADDON_WEBSOCKET_URL, token: supervisorToken, mode: 'addon' };
-  const rawUrl = vars.HA_URL?.trim();
-  const token = vars.HA_TOKEN?.trim();
-  if (!rawUrl || !token) return null;
-  const url = toWebsocketUrl(rawUrl);
-  return url ? { url, token, mode: 'standalone' } : null;
-}
-
-/** `http://ha.local:8123` -> `ws://ha.local:8123/api/websocket`; a websocket URL is kept. Null when unusable. */
-export function toWebsocketUrl(raw: string): string | null {
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
-    return null;
-  }
-  const protocols: Record<string, string> = {
-    'http:': 'ws:',
-    'https:': 'wss:',
-    'ws:': 'ws:',
-    'wss:': 'wss:',
-  };
-  const protocol = protocols[url.protocol];
-  if (!protocol || !url.hostname) return null;
-  url.protocol = protocol;
-  url.search = '';
-  url.hash = '';
-  const path = url.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/api/websocket')) url.pathname = path;
-  else if (path.endsWith('/api')) url.pathname = `${path}/websocket`;
-  else url.pathname = `${path}/api/websocket`;
-  return url.toString();
 }
 
 // --- helpers ---------------------------------------------------------------------

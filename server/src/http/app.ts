@@ -4,7 +4,13 @@ import type { Metrics } from '../core/metrics';
 import { API_PREFIX, LEGACY_API_PREFIX } from '../core/version';
 import type { DomainRoutes } from './deps';
 import { errorHandler, notFoundHandler } from './errors';
-import { installRequestContext, requestIdOf } from './request-context';
+import {
+  installRequestContext,
+  REQUEST_ID,
+  requestIdOf,
+  serveWithRequestIds,
+  type RequestWithId,
+} from './request-context';
 
 /**
  * Builds the HTTP app from the domains' route tables. Mounting under both
@@ -28,7 +34,12 @@ export function createApp(logger: Logger, metrics: Metrics, domains: DomainRoute
     loggerInstance: logger.child({ module: 'http' }) as FastifyBaseLogger,
     // Our onResponse hook logs requests (successes at debug); fastify's own lines are off.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'req_id' }),
-    genReqId: requestIdOf,
+    // The id is chosen and echoed before fastify sees the request (see serveWithRequestIds).
+    genReqId: (req) => (req as RequestWithId)[REQUEST_ID] ?? requestIdOf(req),
+    serverFactory: serveWithRequestIds,
+    // One child logger per request costs more than the /info handler itself; log lines that
+    // concern a request carry its id explicitly (errors.ts, request-context.ts).
+    childLoggerFactory: (logger) => logger,
     bodyLimit: BODY_LIMIT_BYTES,
     // Keep-alive sockets must not hold up a graceful stop.
     forceCloseConnections: 'idle',

@@ -78,6 +78,6 @@ function toApiError(error: FastifyError | ApiError, request: FastifyRequest): Ap
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, 'bad_request', 'the request could not be read');
   }
-  request.log.error({ err: error }, 'unhandled error');
+  request.log.error({ req_id: request.id, err: error }, 'unhandled error');
   return new ApiError(500, 'internal_error', 'internal error; the request id is in the service log');
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
@@ -20,11 +20,24 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof sent === 'string' && SANE_ID.test(sent) ? sent : randomUUID();
 }
 
-export function installRequestContext(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    done();
+export const REQUEST_ID = Symbol('raincheck.requestId');
+export type RequestWithId = IncomingMessage & { [REQUEST_ID]?: string };
+
+/**
+ * The node server under fastify: gives each request its id and sets the
+ * response header before routing, so every answer carries it (errors, 404s,
+ * hijacked SSE streams) without a per-request hook.
+ */
+export function serveWithRequestIds(handler: RequestListener): Server {
+  return createServer((req, res) => {
+    const id = requestIdOf(req);
+    (req as RequestWithId)[REQUEST_ID] = id;
+    res.setHeader(REQUEST_ID_HEADER, id);
+    handler(req, res);
   });
+}
+
+export function installRequestContext(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     metrics.countRequest(request.method, status);

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainRoutes, HttpDeps } from '../deps';
-import { REQUEST_ID_HEADER } from '../request-context';
 
 /** GET /stream: SSE of the weather snapshot, an event `snapshot` on each change, keep-alive every 15 s. */
 export function streamRoutes(deps: HttpDeps): DomainRoutes {
@@ -14,6 +13,5 @@ export function streamRoutes(deps: HttpDeps): DomainRoutes {
 /** Hands the connection to the SSE hub; shared by the three feeds. */
 export function subscribe(deps: HttpDeps, feed: string, request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack();
-  reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
   deps.sse.subscribe(feed, request.raw, reply.raw);
 }

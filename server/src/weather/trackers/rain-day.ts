@@ -1,3 +1,4 @@
+import { zoneFor } from '../../core/tz/zone';
 import { DateTime } from 'luxon';
 
 /**
@@ -36,5 +37,5 @@ export class RainDayAccumulator {
 }
 
 export function localDay(epoch: number, timezone: string): string {
-  return DateTime.fromSeconds(epoch, { zone: timezone }).toISODate() ?? '';
+  return DateTime.fromSeconds(epoch, { zone: zoneFor(timezone) }).toISODate() ?? '';
 }

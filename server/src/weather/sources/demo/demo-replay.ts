@@ -1,3 +1,4 @@
+import { zoneFor } from '../../../core/tz/zone';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { epochSeconds } from '../../../core/clock';
@@ -45,7 +46,7 @@ interface LocalTime {
 }
 
 function localTime(epoch: number, timezone: string): LocalTime {
-  const t = DateTime.fromSeconds(epoch, { zone: timezone });
+  const t = DateTime.fromSeconds(epoch, { zone: zoneFor(timezone) });
   const midnight = t.startOf('day');
   return {
     hour: (epoch - midnight.toSeconds()) / 3600,

@@ -1,3 +1,4 @@
+import { zoneFor } from '../../../core/tz/zone';
 import { DateTime } from 'luxon';
 import type { SourceBatch } from '../../source';
 import {
@@ -223,7 +224,7 @@ export function parseLightningTimestamp(raw: unknown, timezone: string): number 
     number,
   ];
   if (year < 2000) return null;
-  const at = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: timezone });
+  const at = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: zoneFor(timezone) });
   return at.isValid ? Math.floor(at.toSeconds()) : null;
 }
 

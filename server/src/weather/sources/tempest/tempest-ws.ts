@@ -1,4 +1,4 @@
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { z } from 'zod';
 import type { Logger } from '../../../core/logger';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
@@ -127,7 +127,7 @@ export class TempestWsSource implements WeatherSource {
     this.disarmStale();
     const ws = this.ws;
     this.ws = null;
-    if (!ws || ws.readyState === WebSocket.CLOSED) return;
+    if (!ws || ws.readyState === ws.CLOSED) return;
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => {
         ws.terminate();
@@ -138,7 +138,7 @@ export class TempestWsSource implements WeatherSource {
         clearTimeout(force);
         resolve();
       });
-      if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'source stopped');
+      if (ws.readyState === ws.OPEN) ws.close(1000, 'source stopped');
       else ws.terminate();
     });
   }
@@ -171,7 +171,10 @@ export class TempestWsSource implements WeatherSource {
     if (this.stopped) return;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(this.url(), { handshakeTimeout: 15_000, maxPayload: 1 << 20 });
+      // Loaded on first connect: installs without a cloud websocket source never load ws.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const Socket = require('ws') as typeof WebSocket;
+      ws = new Socket(this.url(), { handshakeTimeout: 15_000, maxPayload: 1 << 20 });
     } catch (err) {
       this.connectionLost(`cannot connect to ${this.endpoint}: ${this.scrub(errorMessage(err))}`);
       return;

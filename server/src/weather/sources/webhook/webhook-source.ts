@@ -1,3 +1,4 @@
+import { zoneFor } from '../../../core/tz/zone';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { epochSeconds } from '../../../core/clock';
@@ -191,7 +192,7 @@ export function webhookTime(value: unknown, timezone: string): number | null {
   if (n !== null) {
     epoch = n > 1e11 ? n / 1000 : n;
   } else if (typeof value === 'string') {
-    const at = DateTime.fromISO(value.trim(), { zone: timezone });
+    const at = DateTime.fromISO(value.trim(), { zone: zoneFor(timezone) });
     if (at.isValid) epoch = at.toSeconds();
   }
   if (epoch === null || epoch < 946684800) return null;
