@@ -35,6 +35,12 @@ import { DISCOVERY_LISTEN_MS, TEMPEST_PORT } from './weather/discovery';
 import { haLinkOptionsFromEnv } from './ha/ha-env';
 import type { HaLink } from './ha/ha-link';
 import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
+import { ForecastService } from './forecast/forecast-service';
+import { createForecastFactory } from './forecast/plan';
+import { forecastRoutes } from './http/routes/forecast';
+import { radarRoutes } from './http/routes/radar';
+import { RadarService } from './radar/radar-service';
+import { REPOSITORY, SERVICE_VERSION } from './core/version';
 
 /**
  * The composition root: the only place that builds modules and wires them
@@ -42,6 +48,7 @@ import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
  */
 
 export const DATABASE_FILE = 'raincheck.db';
+export const FORECAST_CACHE_FILE = 'forecast-cache.json';
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -134,9 +141,29 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   reportWeatherHealth();
   bus.on('config.changed', reportWeatherHealth);
 
+  const forecast = new ForecastService({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    store,
+    cachePath: join(env.dataDir, FORECAST_CACHE_FILE),
+    demo: env.demo,
+    factory: createForecastFactory({
+      fetch: options.fetch ?? fetch,
+      clock,
+      userAgent: `raincheck/${SERVICE_VERSION} (${REPOSITORY})`,
+    }),
+  });
+  await forecast.start();
+  health.provide('forecast', () => forecast.health());
+  const radar = new RadarService({ clock, logger, fetch: options.fetch ?? fetch });
+
   const sse = new SseHub(logger);
   sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
   bus.on('weather.snapshot', (snapshot) => sse.publish('weather', snapshot));
+  sse.defineFeed('forecast', { keepAliveMs: 30_000, current: () => forecast.snapshot() });
+  bus.on('forecast.snapshot', (snapshot) => sse.publish('forecast', snapshot));
   const authConfig = () => config.current?.config.auth ?? DISABLED_AUTH;
   const isAuthenticated = () => authConfig().mode === 'disabled';
   const deps: HttpDeps = {
@@ -150,6 +177,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     sse,
     elevation: options.elevation ?? new ElevationClient(),
     weather,
+    forecast,
     sourceKinds,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
@@ -172,6 +200,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     weatherRoutes(deps),
     devicesRoutes(deps),
     ingestRoutes(deps),
+    forecastRoutes(deps),
+    radarRoutes(radar),
   ]);
   await app.ready();
   const log = logger.child({ module: 'main' });
@@ -195,6 +225,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       sse.closeAll();
       await app.close();
       await weather.stop();
+      await forecast.stop();
       await haLink?.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AppliedConfig } from '../config/config-types';
+import type { ForecastSnapshot } from '../forecast/types';
 import type { WeatherSnapshot } from '../weather/snapshot';
 
 /**
@@ -11,6 +12,8 @@ export interface BusEvents {
   'config.changed': { previous: AppliedConfig | null; next: AppliedConfig };
   /** The merged weather snapshot changed (coalesced to a few per second). */
   'weather.snapshot': WeatherSnapshot;
+  /** The forecast snapshot after a refresh (success or failure). */
+  'forecast.snapshot': ForecastSnapshot;
 }
 
 export type BusEventName = keyof BusEvents;

@@ -46,6 +46,7 @@ export interface HaHealth {
 
 export class HealthRegistry {
   private readonly statuses = new Map<SubsystemName, { status: SubsystemStatus; note: string | null }>();
+  private readonly dynamic = new Map<SubsystemName, () => { status: SubsystemStatus; note: string | null }>();
   private sourceRows: () => SourceHealth[] = () => [];
   private controllerRows: () => ControllerHealth[] = () => [];
   private haRow: () => HaHealth = () => ({ env_configured: false, reachable: false, snapshot_source: null });
@@ -56,6 +57,12 @@ export class HealthRegistry {
 
   set(name: SubsystemName, status: SubsystemStatus, note: string | null = null): void {
     this.statuses.set(name, { status, note });
+    this.dynamic.delete(name);
+  }
+
+  /** A subsystem whose status depends on time as well as events: asked at every health read. */
+  provide(name: SubsystemName, read: () => { status: SubsystemStatus; note: string | null }): void {
+    this.dynamic.set(name, read);
   }
 
   provideSources(rows: () => SourceHealth[]): void {
@@ -70,16 +77,24 @@ export class HealthRegistry {
     this.haRow = row;
   }
 
+  private entry(name: SubsystemName): { status: SubsystemStatus; note: string | null } {
+    return this.dynamic.get(name)?.() ?? this.statuses.get(name) ?? { status: 'disabled', note: null };
+  }
+
   subsystems(): Record<SubsystemName, SubsystemStatus> {
-    return Object.fromEntries(
-      SUBSYSTEMS.map((name) => [name, this.statuses.get(name)?.status ?? 'disabled']),
-    ) as Record<SubsystemName, SubsystemStatus>;
+    return Object.fromEntries(SUBSYSTEMS.map((name) => [name, this.entry(name).status])) as Record<
+      SubsystemName,
+      SubsystemStatus
+    >;
   }
 
   /** Human notes for subsystems that have one (why the database is unavailable, ...). */
   notes(): Partial<Record<SubsystemName, string>> {
     const notes: Partial<Record<SubsystemName, string>> = {};
-    for (const [name, entry] of this.statuses) if (entry.note) notes[name] = entry.note;
+    for (const name of SUBSYSTEMS) {
+      const { note } = this.entry(name);
+      if (note) notes[name] = note;
+    }
     return notes;
   }
 
@@ -97,7 +112,7 @@ export class HealthRegistry {
 
   /** `ok`, or `degraded` when a subsystem is faulty or a source is offline (spec 3). */
   overall(): 'ok' | 'degraded' {
-    const faulty = [...this.statuses.values()].some((entry) => DEGRADING.has(entry.status));
+    const faulty = SUBSYSTEMS.some((name) => DEGRADING.has(this.entry(name).status));
     const offline = this.sources().some((source) => source.enabled && source.status === 'offline');
     return faulty || offline ? 'degraded' : 'ok';
   }

@@ -8,6 +8,7 @@ import type { Metrics } from '../core/metrics';
 import type { ElevationClient } from '../location/elevation';
 import type { Store } from '../store/store';
 import type { WeatherService } from '../weather/weather-service';
+import type { ForecastService } from '../forecast/forecast-service';
 import type { SseHub } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
@@ -23,6 +24,7 @@ export interface HttpDeps {
   sse: SseHub;
   elevation: ElevationClient;
   weather: WeatherService;
+  forecast: ForecastService;
   /** The source kinds this build runs, for the catalogs. */
   sourceKinds: ReadonlyMap<string, import('../weather/source').SourceKindDefinition>;
   /** LAN discovery listen time (shortened in tests). */

@@ -1,3 +1,4 @@
+import { inUnitedStates } from '../../forecast/plan';
 import { WEATHER_FIELDS } from '../../weather/fields';
 import type { DomainRoutes, HttpDeps } from '../deps';
 
@@ -81,15 +82,4 @@ export function configSourceRoutes(deps: HttpDeps): DomainRoutes {
       });
     },
   };
-}
-
-/** Contiguous US, Alaska, Hawaii and Puerto Rico: where the NWS serves forecasts. */
-function inUnitedStates(lat: number, lon: number): boolean {
-  const boxes: [number, number, number, number][] = [
-    [24.4, 49.4, -125, -66.9],
-    [51, 71.5, -180, -129],
-    [18.8, 22.3, -160.3, -154.7],
-    [17.8, 18.6, -67.4, -65.2],
-  ];
-  return boxes.some(([s, n, w, e]) => lat >= s && lat <= n && lon >= w && lon <= e);
 }

@@ -1,0 +1,424 @@
+import { DateTime } from 'luxon';
+import type { AppliedConfig } from '../config/config-types';
+import type { SourceEntry } from '../config/schema';
+import type { EventBus } from '../core/bus';
+import { epochSeconds, type Clock } from '../core/clock';
+import type { Module } from '../core/lifecycle';
+import type { Logger } from '../core/logger';
+import { Mutex } from '../core/mutex';
+import { zoneFor } from '../core/tz/zone';
+import { resolveTimezone } from '../location/timezone';
+import type { Store } from '../store/store';
+import { MERGED_SOURCE_ID } from '../weather/weather-service';
+import { forecastBias, type BiasResult } from './bias';
+import { loadForecastCache, saveForecastCache, type CachedTrack } from './cache';
+import type {
+  ForecastProvider,
+  ForecastRequest,
+  ForecastSnapshot,
+  HourlyEntry,
+  ProviderForecast,
+} from './types';
+
+/**
+ * The forecast domain's module: refreshes the merged forecast from the
+ * primary provider (Open-Meteo, or the pinned one), falls back to a backup
+ * while it fails (NWS in the US, MET Norway elsewhere), keeps and serves the
+ * last good forecast with its age, fetches the extra model tracks, archives
+ * every fetched hour for accuracy and bias, and announces changes.
+ */
+
+export const MERGED_TRACK = 'merged';
+const REFRESH_EVERY_S = 30 * 60;
+const RETRY_FIRST_S = 60;
+const FORECAST_DAYS = 8;
+const ARCHIVE_LEADS = 48;
+const ARCHIVE_RETENTION_DAYS = 400;
+const HARD_OFFLINE_S = 1800;
+
+export interface PlannedProvider {
+  provider: ForecastProvider;
+  /** Open-Meteo model ids fetched beside it as extra tracks (primary only). */
+  extraModels: string[];
+}
+
+export interface ForecastPlan {
+  providers: PlannedProvider[];
+  request: ForecastRequest;
+}
+
+/** Builds providers from the config: the seam the tests and the composition root fill. */
+export interface ForecastProviderFactory {
+  plan(config: AppliedConfig['config'], request: ForecastRequest, demo: boolean): ForecastPlan['providers'];
+  /** Fetches extra model tracks beside the merged one; absent when the kind has none. */
+  fetchModels?(request: ForecastRequest, models: string[]): Promise<Map<string, ProviderForecast>>;
+}
+
+export interface ForecastServiceDeps {
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  config: () => AppliedConfig | null;
+  store: Store | null;
+  cachePath: string;
+  demo: boolean;
+  factory: ForecastProviderFactory;
+  /** Random source for the refresh jitter (tests pin it). */
+  random?: () => number;
+}
+
+interface TrackState {
+  track: string;
+  label: string;
+  forecast: ProviderForecast | null;
+  isBackup: boolean;
+  lastError: string | null;
+  lastAttemptEpoch: number | null;
+  lastOkEpoch: number | null;
+}
+
+export interface TrackInfo {
+  track: string;
+  provider: string | null;
+  model: string | null;
+  label: string;
+  fetched_at: number | null;
+  age_s: number | null;
+  serving: 'serving' | 'stale' | 'unavailable';
+  is_backup: boolean;
+  last_error: string | null;
+  hours: number;
+  drives_irrigation: boolean;
+}
+
+export class ForecastService implements Module {
+  readonly name = 'forecast';
+  private readonly log: Logger;
+  private readonly lock = new Mutex();
+  private merged: TrackState = emptyTrack(MERGED_TRACK, 'no forecast yet');
+  private tracks = new Map<string, TrackState>();
+  private timer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private unsubscribe: (() => void) | null = null;
+  private stopped = false;
+  private lastPlanKey = '';
+  private readonly startedEpoch: number;
+
+  constructor(private readonly deps: ForecastServiceDeps) {
+    this.log = deps.logger.child({ module: 'forecast' });
+    this.startedEpoch = epochSeconds(deps.clock);
+  }
+
+  /** Serves the cached forecast at once; the first refresh runs in the background so boot never waits on the network. */
+  async start(): Promise<void> {
+    this.restoreCache();
+    this.unsubscribe = this.deps.bus.on('config.changed', ({ next }) => {
+      if (this.planKey(next) !== this.lastPlanKey) void this.refresh();
+    });
+    void this.refresh();
+  }
+
+  /** What a refresh depends on: the request and the forecast-capable sources. */
+  private planKey(applied: AppliedConfig): string {
+    const { config } = applied;
+    const sources = config.sources.filter((s) => ['open_meteo', 'nws', 'met_norway'].includes(s.kind));
+    return JSON.stringify([
+      requestFor(applied),
+      sources,
+      config.engine.forecast_provider,
+      config.features.demo_mode,
+    ]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    await this.lock.run(() => undefined);
+  }
+
+  /** Fetches now (serialised with any refresh in flight) and schedules the next one. */
+  refresh(): Promise<void> {
+    return this.lock.run(async () => {
+      if (this.stopped) return;
+      const applied = this.deps.config();
+      if (!applied) return;
+      const request = requestFor(applied);
+      this.lastPlanKey = this.planKey(applied);
+      const planned = this.deps.factory.plan(
+        applied.config,
+        request,
+        this.deps.demo || applied.config.features.demo_mode,
+      );
+      const ok = await this.refreshMerged(planned, request);
+      if (ok) await this.refreshTracks(planned[0], request);
+      this.persist();
+      this.schedule(ok);
+      this.deps.bus.emit('forecast.snapshot', this.snapshot());
+    });
+  }
+
+  snapshot(): ForecastSnapshot {
+    const applied = this.deps.config();
+    const timezone = applied ? requestFor(applied).timezone : 'UTC';
+    const forecast = this.merged.forecast;
+    const todayStart = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(timezone) })
+      .startOf('day')
+      .toSeconds();
+    const days = forecast?.daily ?? [];
+    return {
+      last_refresh_epoch: forecast?.fetched_at ?? null,
+      source_reachable: this.merged.lastError === null && forecast !== null,
+      source_label: this.merged.label,
+      source_is_backup: this.merged.isBackup,
+      timezone,
+      daily: days.filter((d) => d.time_epoch >= todayStart),
+      past_daily: days.filter((d) => d.time_epoch < todayStart),
+      hourly: (forecast?.hourly ?? []).filter((h) => h.time_epoch >= todayStart),
+    };
+  }
+
+  /** The hourly series of a track (`merged` or an extra model id); undefined for an unknown track. */
+  trackHourly(
+    track: string,
+  ): { hourly: HourlyEntry[]; forecast: ProviderForecast | null; label: string } | undefined {
+    const state = track === MERGED_TRACK ? this.merged : this.tracks.get(track);
+    if (!state) return undefined;
+    return { hourly: state.forecast?.hourly ?? [], forecast: state.forecast, label: state.label };
+  }
+
+  trackNames(): string[] {
+    return [MERGED_TRACK, ...this.tracks.keys()];
+  }
+
+  tracksInfo(): TrackInfo[] {
+    const now = epochSeconds(this.deps.clock);
+    return [this.merged, ...this.tracks.values()].map((state) => ({
+      track: state.track,
+      provider: state.forecast?.provider ?? null,
+      model: state.forecast?.model ?? null,
+      label: state.label,
+      fetched_at: state.forecast?.fetched_at ?? null,
+      age_s: state.forecast ? now - state.forecast.fetched_at : null,
+      serving: state.forecast === null ? 'unavailable' : state.lastError === null ? 'serving' : 'stale',
+      is_backup: state.isBackup,
+      last_error: state.lastError,
+      hours: state.forecast?.hourly.length ?? 0,
+      drives_irrigation: state.track === MERGED_TRACK,
+    }));
+  }
+
+  /**
+   * Health, judged like a weather source: failing refreshes degrade the
+   * instance only once no forecast has been fetched for the hard-offline
+   * window (30 minutes), counted from boot when none ever was.
+   */
+  health(): { status: 'ok' | 'starting' | 'degraded' | 'disabled'; note: string | null } {
+    if (!this.deps.config()) return { status: 'disabled', note: 'no config yet' };
+    const now = epochSeconds(this.deps.clock);
+    const lastOk = this.merged.lastOkEpoch ?? null;
+    if (this.merged.lastError === null && this.merged.forecast) return { status: 'ok', note: null };
+    if (now - (lastOk ?? this.startedEpoch) <= HARD_OFFLINE_S) {
+      return { status: lastOk === null ? 'starting' : 'ok', note: this.merged.lastError };
+    }
+    return { status: 'degraded', note: this.merged.lastError ?? 'no forecast fetched yet' };
+  }
+
+  /** The bias multiplier for the current local month (or `month`, 1..12). */
+  bias(month?: number): BiasResult {
+    const applied = this.deps.config();
+    const timezone = applied ? requestFor(applied).timezone : 'UTC';
+    const now = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(timezone) });
+    const wanted = month ?? now.month;
+    const store = this.deps.store;
+    if (!store) return forecastBias({ month: wanted, timezone, rows: [], gaugeDaily: new Map() });
+    const rows = [];
+    const gaugeDaily = new Map<string, number>();
+    // The month's days within the archive's retention: this year's and last year's.
+    for (const year of [now.year - 1, now.year]) {
+      const start = DateTime.fromObject({ year, month: wanted, day: 1 }, { zone: zoneFor(timezone) });
+      if (start.toSeconds() > now.toSeconds()) continue;
+      const from = start.toSeconds();
+      const to = Math.min(start.plus({ months: 1 }).toSeconds() - 3600, now.toSeconds());
+      rows.push(...archiveRows(store, from, to));
+      for (const [day, inches] of gaugeTotals(store, from, to, timezone)) gaugeDaily.set(day, inches);
+    }
+    return forecastBias({ month: wanted, timezone, rows, gaugeDaily });
+  }
+
+  private async refreshMerged(planned: PlannedProvider[], request: ForecastRequest): Promise<boolean> {
+    const now = epochSeconds(this.deps.clock);
+    const errors: string[] = [];
+    for (const [index, { provider }] of planned.entries()) {
+      try {
+        const forecast = await provider.fetch(request);
+        this.merged = {
+          track: MERGED_TRACK,
+          label: provider.label,
+          forecast,
+          isBackup: index > 0,
+          lastError: null,
+          lastAttemptEpoch: now,
+          lastOkEpoch: now,
+        };
+        this.archive(MERGED_TRACK, forecast);
+        if (index > 0)
+          this.log.warn({ provider: provider.id, errors }, 'forecast served by the backup provider');
+        return true;
+      } catch (err) {
+        errors.push(`${provider.label}: ${(err as Error).message}`);
+      }
+    }
+    this.merged = {
+      ...this.merged,
+      lastError: errors.join('; ') || 'no forecast provider',
+      lastAttemptEpoch: now,
+    };
+    this.log.warn({ errors }, 'forecast refresh failed; serving the last good forecast');
+    return false;
+  }
+
+  private async refreshTracks(primary: PlannedProvider | undefined, request: ForecastRequest): Promise<void> {
+    const models = primary?.extraModels ?? [];
+    for (const name of [...this.tracks.keys()]) if (!models.includes(name)) this.tracks.delete(name);
+    if (models.length === 0 || !this.deps.factory.fetchModels) return;
+    const now = epochSeconds(this.deps.clock);
+    try {
+      const fetched = await this.deps.factory.fetchModels(request, models);
+      for (const model of models) {
+        const forecast = fetched.get(model) ?? null;
+        const previous = this.tracks.get(model) ?? emptyTrack(model, `Open-Meteo ${model}`);
+        this.tracks.set(model, {
+          ...previous,
+          forecast: forecast ?? previous.forecast,
+          lastError: forecast ? null : 'the provider returned no data for this model',
+          lastAttemptEpoch: now,
+          lastOkEpoch: forecast ? now : previous.lastOkEpoch,
+        });
+        if (forecast) this.archive(model, forecast);
+      }
+    } catch (err) {
+      for (const model of models) {
+        const previous = this.tracks.get(model) ?? emptyTrack(model, `Open-Meteo ${model}`);
+        this.tracks.set(model, { ...previous, lastError: (err as Error).message, lastAttemptEpoch: now });
+      }
+    }
+  }
+
+  /** Every fetched hour within 48 hours of the fetch, for accuracy and bias. */
+  private archive(track: string, forecast: ProviderForecast): void {
+    const store = this.deps.store;
+    if (!store) return;
+    const fetchHour = Math.floor(forecast.fetched_at / 3600) * 3600;
+    const rows = forecast.hourly
+      .map((h) => ({ hour: h, lead: (h.time_epoch - fetchHour) / 3600 }))
+      .filter(({ lead }) => Number.isInteger(lead) && lead >= 0 && lead < ARCHIVE_LEADS)
+      .map(({ hour, lead }) => ({
+        track,
+        provider: forecast.provider,
+        model: forecast.model,
+        target_epoch: hour.time_epoch,
+        lead_h: lead,
+        pop_pct: hour.precip_probability === null ? null : Math.round(hour.precip_probability),
+        precip_in: hour.precip_in,
+        fetched_at: forecast.fetched_at,
+      }));
+    try {
+      store.forecastArchive.insertMany(rows);
+      store.forecastArchive.deleteTargetsBefore(forecast.fetched_at - ARCHIVE_RETENTION_DAYS * 86400);
+    } catch (err) {
+      this.log.warn({ err }, 'could not archive the forecast');
+    }
+  }
+
+  private schedule(ok: boolean): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.failures = ok ? 0 : this.failures + 1;
+    const base = ok ? REFRESH_EVERY_S : Math.min(REFRESH_EVERY_S, RETRY_FIRST_S * 2 ** (this.failures - 1));
+    const jitter = 1 + ((this.deps.random ?? Math.random)() - 0.5) * 0.4;
+    this.timer = setTimeout(() => void this.refresh(), base * jitter * 1000);
+    this.timer.unref();
+  }
+
+  private persist(): void {
+    const toCached = (state: TrackState): CachedTrack | null =>
+      state.forecast ? { forecast: state.forecast, label: state.label, isBackup: state.isBackup } : null;
+    const tracks: Record<string, CachedTrack> = {};
+    for (const [name, state] of this.tracks) {
+      const cached = toCached(state);
+      if (cached) tracks[name] = cached;
+    }
+    try {
+      saveForecastCache(this.deps.cachePath, { merged: toCached(this.merged), tracks });
+    } catch (err) {
+      this.log.warn({ err }, 'could not write the forecast cache');
+    }
+  }
+
+  private restoreCache(): void {
+    const cache = loadForecastCache(this.deps.cachePath, this.log);
+    if (!cache) return;
+    const fromCache = (track: string, cached: CachedTrack): TrackState => ({
+      track,
+      label: cached.label,
+      forecast: cached.forecast,
+      isBackup: cached.isBackup,
+      lastError: null,
+      lastAttemptEpoch: null,
+      lastOkEpoch: cached.forecast.fetched_at,
+    });
+    if (cache.merged) this.merged = fromCache(MERGED_TRACK, cache.merged);
+    for (const [name, cached] of Object.entries(cache.tracks)) this.tracks.set(name, fromCache(name, cached));
+  }
+}
+
+function emptyTrack(track: string, label: string): TrackState {
+  return {
+    track,
+    label,
+    forecast: null,
+    isBackup: false,
+    lastError: null,
+    lastAttemptEpoch: null,
+    lastOkEpoch: null,
+  };
+}
+
+export function requestFor(applied: AppliedConfig): ForecastRequest {
+  const { location, timezone } = applied.config.deployment;
+  const openMeteo = applied.config.sources.find((s: SourceEntry) => s.kind === 'open_meteo');
+  const pastDays = typeof openMeteo?.config.past_days === 'number' ? openMeteo.config.past_days : 3;
+  return {
+    lat: location.lat,
+    lon: location.lon,
+    elevationM: location.elevation_m ?? null,
+    timezone: resolveTimezone(timezone ?? null, location.lat, location.lon),
+    pastDays: Math.min(7, Math.max(1, Math.round(pastDays))),
+    forecastDays: FORECAST_DAYS,
+  };
+}
+
+function archiveRows(store: Store, from: number, to: number) {
+  const rows = [];
+  let cursor: string | undefined;
+  do {
+    const page = store.forecastArchive.page({ track: MERGED_TRACK, from, to, limit: 5000, cursor });
+    rows.push(...page.rows.filter((r) => r.lead_h <= 35));
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return rows;
+}
+
+/** The gauge's daily totals: the largest `rain_in_today` of each local day the merged history holds. */
+function gaugeTotals(store: Store, from: number, to: number, timezone: string): Map<string, number> {
+  const zone = zoneFor(timezone);
+  const totals = new Map<string, number>();
+  const hours = Math.ceil((to - from) / 3600) + 1;
+  for (const row of store.readings.listRecent(to, hours, 'rain_in_today')) {
+    if (row.source_id !== MERGED_SOURCE_ID || row.epoch < from) continue;
+    const day = DateTime.fromSeconds(row.epoch, { zone }).toISODate() ?? '';
+    totals.set(day, Math.max(totals.get(day) ?? 0, row.value));
+  }
+  return totals;
+}

@@ -1,0 +1,89 @@
+import type { RaincheckConfig, SourceEntry } from '../config/schema';
+import type { Clock } from '../core/clock';
+import type { ForecastProviderFactory, PlannedProvider } from './forecast-service';
+import { DemoForecastProvider } from './providers/demo';
+import { MetNorwayProvider } from './providers/met-norway';
+import { NwsForecastProvider } from './providers/nws';
+import { OpenMeteoForecastProvider } from './providers/open-meteo';
+import type { ForecastProvider, ForecastRequest } from './types';
+
+/**
+ * Which providers serve the merged forecast, in order: the pinned source
+ * (`engine.forecast_provider`) first, else Open-Meteo (the configured
+ * `open_meteo` source, or the default endpoint); then the regional backup:
+ * NWS inside the United States, MET Norway elsewhere. Demo mode serves the
+ * synthetic forecast only.
+ */
+
+const FORECAST_KINDS = new Set(['open_meteo', 'nws', 'met_norway']);
+
+export interface ForecastFactoryOptions {
+  fetch: typeof fetch;
+  clock: Clock;
+  userAgent: string;
+}
+
+export function createForecastFactory(options: ForecastFactoryOptions): ForecastProviderFactory {
+  let openMeteo: OpenMeteoForecastProvider | null = null;
+  const build = (kind: string, id: string, config: Record<string, unknown>): ForecastProvider | null => {
+    const baseUrl = typeof config.base_url === 'string' ? config.base_url : undefined;
+    const common = { id, baseUrl, fetch: options.fetch, clock: options.clock };
+    if (kind === 'open_meteo') return (openMeteo = new OpenMeteoForecastProvider(common));
+    if (kind === 'nws')
+      return new NwsForecastProvider({ ...common, userAgent: userAgentOf(config, options) });
+    if (kind === 'met_norway')
+      return new MetNorwayProvider({ ...common, userAgent: userAgentOf(config, options) });
+    return null;
+  };
+
+  return {
+    plan(config: RaincheckConfig, request: ForecastRequest, demo: boolean): PlannedProvider[] {
+      if (demo) return [{ provider: new DemoForecastProvider('demo', options.clock), extraModels: [] }];
+      const candidates = config.sources.filter((s) => s.enabled && FORECAST_KINDS.has(s.kind));
+      const pinned = candidates.find((s) => s.id === config.engine.forecast_provider);
+      const primary = pinned ?? candidates.find((s) => s.kind === 'open_meteo') ?? implicit('open_meteo');
+      const backupKind = inUnitedStates(request.lat, request.lon) ? 'nws' : 'met_norway';
+      const backup =
+        candidates.find((s) => s.kind === backupKind && s.id !== primary.id) ?? implicit(backupKind);
+      const entries = primary.kind === backup.kind ? [primary] : [primary, backup];
+      return entries
+        .map((entry) => ({ entry, provider: build(entry.kind, entry.id, entry.config) }))
+        .filter((p): p is { entry: SourceEntry; provider: ForecastProvider } => p.provider !== null)
+        .map(({ entry, provider }, index) => ({
+          provider,
+          extraModels: index === 0 && entry.kind === 'open_meteo' ? extraModels(entry.config) : [],
+        }));
+    },
+    fetchModels: (request, models) => {
+      if (!openMeteo) return Promise.resolve(new Map());
+      return openMeteo.fetchModels(request, models);
+    },
+  };
+}
+
+function implicit(kind: string): SourceEntry {
+  return { id: `${kind}_default`, kind, priority: 0, enabled: true, config: {} };
+}
+
+/** `extra_models = ["gfs_seamless", "icon_seamless"]` in the open_meteo source's config. */
+function extraModels(config: Record<string, unknown>): string[] {
+  const models = config.extra_models;
+  return Array.isArray(models)
+    ? models.filter((m): m is string => typeof m === 'string' && /^[a-z0-9_]+$/.test(m))
+    : [];
+}
+
+function userAgentOf(config: Record<string, unknown>, options: ForecastFactoryOptions): string {
+  return typeof config.user_agent === 'string' && config.user_agent ? config.user_agent : options.userAgent;
+}
+
+/** Contiguous US, Alaska, Hawaii and Puerto Rico: where the NWS serves forecasts. */
+export function inUnitedStates(lat: number, lon: number): boolean {
+  const boxes: [number, number, number, number][] = [
+    [24.4, 49.4, -125, -66.9],
+    [51, 71.5, -180, -129],
+    [18.8, 22.3, -160.3, -154.7],
+    [17.8, 18.6, -67.4, -65.2],
+  ];
+  return boxes.some(([s, n, w, e]) => lat >= s && lat <= n && lon >= w && lon <= e);
+}

@@ -1,0 +1,51 @@
+import { epochSeconds } from '../../core/clock';
+import {
+  parseArchiveQuery,
+  parseWindowQuery,
+  trackUnknown,
+  withArchiveCursor,
+} from '../../forecast/archive-query';
+import { buildForecastWindow } from '../../forecast/window';
+import type { DomainRoutes, HttpDeps } from '../deps';
+import { subscribe } from './stream';
+
+/**
+ * /forecast/*: the merged snapshot and its stream, the learned bias, the model
+ * tracks, the hour window of a track and the forecast archive (spec 4.3). The
+ * 400 codes of window and archive are listed in forecast/archive-query.ts.
+ */
+export function forecastRoutes(deps: HttpDeps): DomainRoutes {
+  const forecast = deps.forecast;
+  const store = deps.store;
+  return {
+    shared: (scope) => {
+      scope.get('/forecast/snapshot', async () => forecast.snapshot());
+      scope.get('/forecast/stream', (request, reply) => subscribe(deps, 'forecast', request, reply));
+      scope.get('/forecast/bias', async () => forecast.bias());
+      scope.get('/forecast/tracks', async () => forecast.tracksInfo());
+
+      scope.get('/forecast/window', async (request) => {
+        const { track, from, to } = parseWindowQuery(request.query as Record<string, unknown>);
+        const series = forecast.trackHourly(track);
+        if (!series) throw trackUnknown(track);
+        return buildForecastWindow({
+          track,
+          model: series.forecast?.model ?? null,
+          providerLabel: series.label,
+          fetchedAt: series.forecast?.fetched_at ?? null,
+          nowEpoch: epochSeconds(deps.clock),
+          hourly: series.hourly,
+          from,
+          to,
+        });
+      });
+
+      if (!store) return;
+      scope.get('/forecast/archive', async (request) => {
+        const query = parseArchiveQuery(request.query as Record<string, unknown>);
+        if (!forecast.trackNames().includes(query.track)) throw trackUnknown(query.track);
+        return withArchiveCursor(() => store.forecastArchive.page(query));
+      });
+    },
+  };
+}
