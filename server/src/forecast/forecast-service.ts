@@ -266,7 +266,7 @@ export class ForecastService implements Module {
           this.log.warn({ provider: provider.id, errors }, 'forecast served by the backup provider');
         return true;
       } catch (err) {
-        errors.push(`${provider.label}: ${(err as Error).message}`);
+        errors.push((err as Error).message);
       }
     }
     this.merged = {
