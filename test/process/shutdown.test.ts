@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The built service as Home Assistant runs it: started through bin/raincheck,
+ * stopped with SIGTERM. It must end open SSE streams, close the database
+ * (checkpointing the WAL) and exit 0. `npm test` builds dist/ first.
+ */
+
+const LAUNCHER = path.join(__dirname, '..', '..', 'bin', 'raincheck');
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function get(port: number, route: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: route }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
+  });
+}
+
+async function waitHealthy(port: number, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited early with ${child.exitCode}`);
+    if ((await get(port, '/api/v1/health').catch(() => 0)) === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('service did not become healthy');
+}
+
+describe('bin/raincheck and SIGTERM', () => {
+  it('ends SSE streams, closes the database and exits 0', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-proc-'));
+    const port = await freePort();
+    const env = {
+      ...process.env,
+      RAINCHECK_DATA_DIR: dataDir,
+      DEMO: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    };
+    delete env.RAINCHECK_CONFIG;
+    const child = spawn(LAUNCHER, [], {
+      env: { ...env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await waitHealthy(port, child);
+      const streamEnded = new Promise<string>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/api/v1/stream' }, (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve(text));
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const [code, text] = await Promise.all([exited, streamEnded]);
+      expect(code).toBe(0);
+      expect(text).toContain('event: snapshot');
+      // The WAL was checkpointed into the database on close.
+      const wal = path.join(dataDir, 'raincheck.db-wal');
+      expect(fs.existsSync(wal) ? fs.statSync(wal).size : 0).toBe(0);
+      expect(fs.existsSync(path.join(dataDir, 'config.toml'))).toBe(true);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
