@@ -1,4 +1,4 @@
-import { convert, type WeatherField } from '../../fields';
+import { convert, fieldQuantity, WEATHER_FIELDS, type Quantity, type WeatherField } from '../../fields';
 
 /**
  * Home Assistant `unit_of_measurement` strings to snapshot units (pure).
@@ -8,47 +8,12 @@ import { convert, type WeatherField } from '../../fields';
  * so `°C`, `℃` and `° C` are the same unit, and `W/m²` equals `W/m2`.
  */
 
-export type UnitFamily =
-  | 'temperature'
-  | 'percent'
-  | 'pressure'
-  | 'speed'
-  | 'direction'
-  | 'illuminance'
-  | 'uv'
-  | 'irradiance'
-  | 'precipitation'
-  | 'precipitation_rate'
-  | 'count'
-  | 'distance'
-  | 'voltage';
+export type UnitFamily = Quantity;
 
 /** Exhaustive: a new snapshot field fails to compile until it is given a family. */
-export const FIELD_UNIT_FAMILY: Record<WeatherField, UnitFamily> = {
-  air_temp_f: 'temperature',
-  rh_pct: 'percent',
-  pressure_inhg: 'pressure',
-  wind_lull_mph: 'speed',
-  wind_avg_mph: 'speed',
-  wind_gust_mph: 'speed',
-  wind_dir_deg: 'direction',
-  rapid_wind_mph: 'speed',
-  rapid_wind_dir: 'direction',
-  illuminance_lx: 'illuminance',
-  uv_index: 'uv',
-  solar_w_m2: 'irradiance',
-  rain_in_last_min: 'precipitation',
-  rain_in_today: 'precipitation',
-  rain_intensity_in_hr: 'precipitation_rate',
-  precip_type: 'count',
-  lightning_count_last_min: 'count',
-  lightning_strikes_last_hour: 'count',
-  lightning_avg_dist_mi: 'distance',
-  battery_v: 'voltage',
-  battery_pct: 'percent',
-  pop_pct: 'percent',
-  leaf_wetness_pct: 'percent',
-};
+export const FIELD_UNIT_FAMILY: Record<WeatherField, UnitFamily> = Object.fromEntries(
+  WEATHER_FIELDS.map((field) => [field, fieldQuantity(field)]),
+) as Record<WeatherField, UnitFamily>;
 
 type Converter = (value: number) => number;
 const same: Converter = (v) => v;
@@ -117,11 +82,11 @@ const FAMILIES: Readonly<Record<UnitFamily, FamilySpec>> = {
       'btu/(h·ft2)': (v) => v * W_M2_PER_BTU_H_FT2,
     },
   },
-  precipitation: {
+  depth: {
     snapshotUnit: 'in',
     units: { in: same, mm: convert.mmToIn, cm: (cm) => convert.mmToIn(cm * 10) },
   },
-  precipitation_rate: {
+  rate: {
     snapshotUnit: 'in/h',
     units: {
       'in/h': same,

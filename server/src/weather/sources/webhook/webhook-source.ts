@@ -3,7 +3,14 @@ import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { epochSeconds } from '../../../core/clock';
 import type { Logger } from '../../../core/logger';
-import { WEATHER_FIELDS, convert, fieldSpec, type WeatherField } from '../../fields';
+import {
+  WEATHER_FIELDS,
+  convert,
+  fieldQuantity,
+  fieldSpec,
+  type Quantity,
+  type WeatherField,
+} from '../../fields';
 import {
   IngestRejected,
   type IngestSource,
@@ -37,46 +44,10 @@ import { secretEquals } from '../ecowitt/secret-compare';
 export const HTTP_WEBHOOK_KIND = 'http_webhook';
 export const WEBHOOK_SECRET_MIN_LENGTH = 16;
 
-type Dimension =
-  | 'temperature'
-  | 'percent'
-  | 'pressure'
-  | 'speed'
-  | 'direction'
-  | 'illuminance'
-  | 'irradiance'
-  | 'depth'
-  | 'rate'
-  | 'distance'
-  | 'voltage'
-  | 'number';
+type Dimension = Quantity;
 
 /** What each snapshot field measures, so a mapping's unit can be checked against it. */
-const FIELD_DIMENSION = {
-  air_temp_f: 'temperature',
-  rh_pct: 'percent',
-  pressure_inhg: 'pressure',
-  wind_lull_mph: 'speed',
-  wind_avg_mph: 'speed',
-  wind_gust_mph: 'speed',
-  wind_dir_deg: 'direction',
-  rapid_wind_mph: 'speed',
-  rapid_wind_dir: 'direction',
-  illuminance_lx: 'illuminance',
-  uv_index: 'number',
-  solar_w_m2: 'irradiance',
-  rain_in_last_min: 'depth',
-  rain_in_today: 'depth',
-  rain_intensity_in_hr: 'rate',
-  precip_type: 'number',
-  lightning_count_last_min: 'number',
-  lightning_strikes_last_hour: 'number',
-  lightning_avg_dist_mi: 'distance',
-  battery_v: 'voltage',
-  battery_pct: 'percent',
-  pop_pct: 'percent',
-  leaf_wetness_pct: 'percent',
-} as const satisfies Record<WeatherField, Dimension>;
+const FIELD_DIMENSION = (field: WeatherField): Dimension => fieldQuantity(field);
 
 /** Units a mapping may name, each with what it measures and how it becomes the snapshot unit. */
 const UNITS = {
@@ -143,13 +114,13 @@ export const httpWebhookConfigSchema = z
       }
       seen.add(mapping.field);
       if (mapping.unit === undefined) return;
-      const expected = FIELD_DIMENSION[mapping.field];
+      const expected = FIELD_DIMENSION(mapping.field);
       const given = UNITS[mapping.unit].dimension;
       if (given !== expected) {
         ctx.addIssue({
           code: 'custom',
           path: ['fields', i, 'unit'],
-          message: `unit "${mapping.unit}" measures ${given}, but ${mapping.field} is ${expected === 'number' ? 'a plain number (omit unit)' : expected}`,
+          message: `unit "${mapping.unit}" measures ${given}, but ${mapping.field} is ${expected === 'count' || expected === 'uv' ? 'a plain number (omit unit)' : expected}`,
         });
       }
     });
