@@ -46,7 +46,7 @@ describe('bin/raincheck and SIGTERM', () => {
   it('ends SSE streams, closes the database and exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-proc-'));
     const port = await freePort();
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
       RAINCHECK_DATA_DIR: dataDir,
       DEMO: '1',
