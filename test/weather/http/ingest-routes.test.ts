@@ -87,6 +87,23 @@ describe('POST /ingest/gateway', () => {
   });
 });
 
+describe('GET /ingest/gateway (Wunderground protocol)', () => {
+  it('takes the query string as the upload, matched by PASSWORD', async () => {
+    const wunderground = fs
+      .readFileSync(path.join(__dirname, '..', 'ecowitt', 'fixtures', 'ecowitt-upload-sample.txt'), 'utf8')
+      .split('\n')
+      .find((line) => line.startsWith('ID=')) as string;
+    const config = CONFIG.replace(`passkey = "${PASSKEY}"`, 'passkey = "1909"');
+    const booted = await services.boot({ configToml: config });
+    const res = await request(booted.service.server).get(`/ingest/gateway?${wunderground}`).expect(200);
+    expect(res.body.source_id).toBe('console');
+    const snapshot = await request(booted.service.server).get('/api/v1/snapshot').expect(200);
+    expect(snapshot.body.air_temp_f).toBeCloseTo(89.42, 2);
+    expect(snapshot.body.rh_pct).toBe(54);
+    await request(booted.service.server).get('/ingest/gateway?tempf=70').expect(400);
+  });
+});
+
 describe('POST /ingest/webhook/{id}', () => {
   it('maps a JSON body with the right secret; a measured 0 stays 0', async () => {
     const booted = await services.boot({ configToml: CONFIG });

@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IngestRejected, type IngestSource } from '../../weather/source';
+import { readUploadFields } from '../../weather/sources/ecowitt/ingest-source';
+import { uploadCredential } from '../../weather/sources/ecowitt/upload';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError } from '../errors';
 import { queryString } from '../query';
 
 /**
  * Push receivers (spec 4.8): POST /ingest/gateway (Ecowitt custom upload,
- * matched to a source by its PASSKEY) and POST /ingest/webhook/{id} (generic
+ * matched to a source by its PASSKEY; GET for the console's Wunderground
+ * protocol, matched by its PASSWORD) and POST /ingest/webhook/{id} (generic
  * JSON, per-source secret). Served at the origin root and under /api/v1,
  * unauthenticated by design. 200 on a successful parse; 400 with a code when
  * the body does not parse (nothing of it is kept); 404 for an unknown target.
@@ -28,17 +31,25 @@ export function ingestRoutes(deps: HttpDeps): DomainRoutes {
       // Gateways send form bodies, sometimes with no content type: take every body as text here.
       ingest.removeAllContentTypeParsers();
       ingest.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-      ingest.post('/ingest/gateway', async (request) => receiveGateway(deps, request));
+      ingest.post('/ingest/gateway', async (request) => receiveGateway(deps, request, request.body));
+      // The console's Wunderground-protocol upload is a GET whose query string is the body.
+      ingest.get('/ingest/gateway', async (request) => receiveGateway(deps, request, queryText(request)));
       ingest.post('/ingest/webhook/:id', async (request) => receiveWebhook(deps, request));
     });
   };
   return { root: table, v1Only: table };
 }
 
-function receiveGateway(deps: HttpDeps, request: FastifyRequest): { ok: true; source_id: string } {
-  const body = typeof request.body === 'string' ? request.body : '';
-  const passkey = new URLSearchParams(body).get('PASSKEY') ?? queryString(request, 'PASSKEY') ?? '';
-  if (!passkey) throw new ApiError(400, 'ingest_unparseable', 'the upload carries no PASSKEY');
+function receiveGateway(
+  deps: HttpDeps,
+  request: FastifyRequest,
+  raw: unknown,
+): { ok: true; source_id: string } {
+  const body = typeof raw === 'string' ? raw : '';
+  const fields = readUploadFields(body, request.headers['content-type']);
+  const passkey = fields ? uploadCredential(fields) : null;
+  if (!passkey)
+    throw new ApiError(400, 'ingest_unparseable', 'the upload carries no PASSKEY (or Wunderground PASSWORD)');
   const target = deps.weather
     .sourcesOfKind<PasskeySource>('ecowitt_ingest')
     .find(({ source }) => source.matchesPasskey(passkey));
@@ -70,6 +81,11 @@ function receiveWebhook(deps: HttpDeps, request: FastifyRequest): { ok: true; so
   }
   ingestInto(target.source, body, request.headers['content-type']);
   return { ok: true, source_id: target.entry.id };
+}
+
+function queryText(request: FastifyRequest): string {
+  const at = request.url.indexOf('?');
+  return at < 0 ? '' : request.url.slice(at + 1);
 }
 
 function ingestInto(source: IngestSource, body: unknown, contentType: string | undefined): void {
