@@ -1,0 +1,611 @@
+import { SPECIES_CATALOG, type Species } from '../catalogs/species';
+import { SOIL_CATALOG, slopeInfiltrationFactor, type SlopeClass, type SoilTexture } from '../catalogs/soil';
+import { MM_PER_INCH } from '../catalogs/units';
+
+/**
+ * Root-zone water balance (FAO-56, Allen et al. 1998, chapter 8) and the
+ * run-sizing helpers built on it. Pure functions: no I/O, no clock.
+ *
+ * Honesty (spec 1.5): unknown evidence is null and is never replaced by 0.
+ * A bucket step with an unknown input returns `depletion_mm: null`,
+ * `evidence_complete: false` and the interval the depletion is known to lie
+ * in (`depletion_range_mm`), never a single number.
+ *
+ * Units: depths mm, rates mm/h, durations s.
+ */
+
+/** Spec 2.6 `engine` defaults. */
+export const DEFAULT_CAPTURE_EFFICIENCY = 0.7; // spec 2.6 engine.capture_efficiency
+export const DEFAULT_SOAK_MINUTES = 30; // spec 2.6 engine.soak_minutes
+export const DEFAULT_MAX_RUN_MINUTES = 60; // spec 2.6 / 8: zone max_run_minutes null = 60
+export const MAX_RUN_MINUTES_RANGE = { min: 5, max: 360 } as const; // spec 8: zone max_run_minutes 5..360
+export const RAIN_CREDIT_CAP_IN_RANGE = { min: 0.05, max: 5.0 } as const; // spec 8: rain_credit_cap_in 0.05..5.0
+
+// ---------------------------------------------------------------------------
+// TAW / RAW
+// ---------------------------------------------------------------------------
+
+/**
+ * FAO-56 eq. 82: TAW = 1000 (theta_FC - theta_WP) Zr, with Zr in m; here Zr
+ * is in mm, so TAW_mm = (FC - WP) x root depth mm.
+ */
+export function totalAvailableWaterMm(
+  fieldCapacity: number,
+  wiltingPoint: number,
+  rootDepthMm: number,
+): number {
+  if (!(fieldCapacity > wiltingPoint) || wiltingPoint < 0 || fieldCapacity > 1) {
+    throw new RangeError(`need 0 <= WP < FC <= 1, got FC ${fieldCapacity}, WP ${wiltingPoint}`);
+  }
+  assertPositive(rootDepthMm, 'root depth mm');
+  // Through mm-per-m rounded to 0.1 so 0.23 - 0.11 does not carry float noise into every TAW.
+  const awMmPerM = Math.round((fieldCapacity - wiltingPoint) * 10000) / 10;
+  return (awMmPerM * rootDepthMm) / 1000;
+}
+
+/** FAO-56 eq. 83: RAW = p x TAW, p = management allowed depletion (MAD) as a fraction. */
+export function readilyAvailableWaterMm(tawMm: number, mad: number): number {
+  assertNonNegative(tawMm, 'TAW mm');
+  if (!(mad > 0 && mad <= 1)) throw new RangeError(`MAD ${mad} outside (0, 1]`);
+  return mad * tawMm;
+}
+
+export interface ZoneAgronomy {
+  species: Species | null | undefined;
+  soil_texture: SoilTexture | null | undefined;
+  /** Spec 2.6: null = species default. */
+  root_depth_mm?: number | null;
+  /** Spec 2.6: percent 1..100, null = species default. */
+  mad_pct_override?: number | null;
+}
+
+export interface ZoneWaterCapacity {
+  taw_mm: number;
+  raw_mm: number;
+  root_depth_mm: number;
+  root_depth_source: 'zone' | 'species';
+  mad: number;
+  mad_source: 'zone' | 'species';
+  field_capacity: number;
+  wilting_point: number;
+}
+
+/**
+ * TAW and RAW of a configured zone. Null when the zone has no species or no
+ * soil texture: no bucket is derivable (spec 2.5 `bucket_mm` null).
+ */
+export function zoneWaterCapacity(zone: ZoneAgronomy): ZoneWaterCapacity | null {
+  if (!zone.species || !zone.soil_texture) return null;
+  const plant = SPECIES_CATALOG[zone.species];
+  const soil = SOIL_CATALOG[zone.soil_texture];
+  const zoneRoot = zone.root_depth_mm ?? null;
+  const zoneMad = zone.mad_pct_override ?? null;
+  if (zoneMad !== null && !(zoneMad >= 1 && zoneMad <= 100)) {
+    throw new RangeError(`mad_pct_override ${zoneMad} outside 1..100`);
+  }
+  const rootDepthMm = zoneRoot ?? plant.root_depth_mm;
+  const mad = zoneMad !== null ? zoneMad / 100 : plant.mad;
+  const taw = totalAvailableWaterMm(soil.field_capacity, soil.wilting_point, rootDepthMm);
+  return {
+    taw_mm: taw,
+    raw_mm: readilyAvailableWaterMm(taw, mad),
+    root_depth_mm: rootDepthMm,
+    root_depth_source: zoneRoot !== null ? 'zone' : 'species',
+    mad,
+    mad_source: zoneMad !== null ? 'zone' : 'species',
+    field_capacity: soil.field_capacity,
+    wilting_point: soil.wilting_point,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Rain credit cap
+// ---------------------------------------------------------------------------
+
+export interface RainCap {
+  /** Per-day cap in mm; null = unknown (no zone cap and no TAW). */
+  cap_mm: number | null;
+  /** True when the cap was derived from soil texture and root depth (TAW) rather than set on the zone. */
+  inferred: boolean;
+}
+
+/**
+ * The per-day rain credit cap (spec 2.5 "Rain and forecast credit per day is
+ * capped at the zone's root-zone capacity (TAW)"): the zone's
+ * `rain_credit_cap_in` converted to mm when set, else TAW, flagged inferred.
+ *
+ * Why TAW and not the start-of-day depletion: the cap is a statement about
+ * the soil (the most a root zone can bank from one day), the same number the
+ * weekly budget uses. Inside the bucket the [0, TAW] clamp additionally drops
+ * whatever exceeds the day's actual deficit (reported as `drained_mm`).
+ */
+export function resolveRainCap(rainCreditCapIn: number | null | undefined, tawMm: number | null): RainCap {
+  if (rainCreditCapIn !== null && rainCreditCapIn !== undefined) {
+    if (!(
+      rainCreditCapIn >= RAIN_CREDIT_CAP_IN_RANGE.min && rainCreditCapIn <= RAIN_CREDIT_CAP_IN_RANGE.max
+    )) {
+      throw new RangeError(`rain_credit_cap_in ${rainCreditCapIn} outside 0.05..5.0`);
+    }
+    return { cap_mm: rainCreditCapIn * MM_PER_INCH, inferred: false };
+  }
+  if (tawMm === null) return { cap_mm: null, inferred: false };
+  assertNonNegative(tawMm, 'TAW mm');
+  return { cap_mm: tawMm, inferred: true };
+}
+
+// ---------------------------------------------------------------------------
+// Daily depletion bucket (FAO-56 eq. 85)
+// ---------------------------------------------------------------------------
+
+/**
+ * Start-of-day state. A number is an exactly known depletion. An object with
+ * `depletion_mm: null` carries the interval the depletion is known to lie in
+ * (null range = anywhere in [0, TAW]).
+ */
+export type DepletionState =
+  number | { depletion_mm: number | null; depletion_range_mm?: readonly [number, number] | null };
+
+export interface BucketDay {
+  /** Reference ET0 for the day, mm; null = no evidence. */
+  et0_mm: number | null;
+  /** Measured rain for the day, mm; null = no evidence (a measured 0 is 0). */
+  rain_mm: number | null;
+  /** Net irrigation that reached the root zone, mm (see `netIrrigationMm`); null = unknown. */
+  net_irrigation_mm: number | null;
+  /** Crop coefficient for the day (see `monthlyKc`). */
+  kc: number;
+  /** Sun exposure factor (see `sunFactor`); default 1.0. */
+  sun_factor?: number;
+}
+
+export interface BucketParams {
+  taw_mm: number;
+  /** The zone's own per-day rain cap in mm (rain_credit_cap_in x 25.4); null = derive from TAW. */
+  rain_cap_mm: number | null;
+}
+
+export type MissingEvidence = 'start_depletion' | 'et0' | 'rain' | 'irrigation';
+
+export interface BucketStepResult {
+  /** End-of-day root-zone depletion Dr, mm, in [0, TAW]; null when not determined by evidence. */
+  depletion_mm: number | null;
+  /** Interval that holds Dr whenever `depletion_mm` is null; null when Dr is exact. */
+  depletion_range_mm: [number, number] | null;
+  evidence_complete: boolean;
+  missing: MissingEvidence[];
+  /** ETc = Kc x ET0 x sun factor; null when ET0 is unknown. */
+  etc_mm: number | null;
+  /** min(rain, cap); null when rain is unknown. */
+  rain_credited_mm: number | null;
+  rain_cap_mm: number;
+  rain_cap_inferred: boolean;
+  /** Water beyond field capacity that day (deep percolation), mm; null unless exact. */
+  drained_mm: number | null;
+}
+
+const EXACT_EPSILON_MM = 1e-9;
+
+function clamp(x: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, x));
+}
+
+function startInterval(prev: DepletionState, taw: number): { lo: number; hi: number; exact: boolean } {
+  if (typeof prev === 'number') {
+    assertNonNegative(prev, 'start depletion mm');
+    const d = clamp(prev, 0, taw);
+    return { lo: d, hi: d, exact: true };
+  }
+  if (prev.depletion_mm !== null) {
+    assertNonNegative(prev.depletion_mm, 'start depletion mm');
+    const d = clamp(prev.depletion_mm, 0, taw);
+    return { lo: d, hi: d, exact: true };
+  }
+  const range = prev.depletion_range_mm ?? null;
+  if (range === null) return { lo: 0, hi: taw, exact: false };
+  return { lo: clamp(range[0], 0, taw), hi: clamp(range[1], 0, taw), exact: false };
+}
+
+/**
+ * One day of FAO-56 eq. 85 (runoff, capillary rise and deep percolation
+ * folded into the clamp):
+ *
+ *   Dr,i = clamp( Dr,i-1 - min(P_i, cap) - I_i + ETc,i , 0, TAW )
+ *   ETc,i = Kc x ET0,i x sun factor
+ *
+ * The cap is the zone's `rain_cap_mm`, else TAW (`rain_cap_inferred: true`).
+ *
+ * Unknown inputs: the function is monotone (up in Dr,i-1 and ETc, down in
+ * rain and irrigation), so the result interval is exact bounds: unknown rain
+ * credits anywhere in [0, cap], unknown irrigation anywhere in [0, inf),
+ * unknown ET0 anywhere in [0, inf). The day's `depletion_mm` is a number only
+ * when all of the day's inputs are known AND the interval has collapsed to a
+ * point (a known saturating day re-anchors an unknown start at 0, as the
+ * clamp erases history).
+ */
+export function bucketStep(prev: DepletionState, day: BucketDay, params: BucketParams): BucketStepResult {
+  const taw = params.taw_mm;
+  assertNonNegative(taw, 'TAW mm');
+  const inferred = params.rain_cap_mm === null;
+  const cap = params.rain_cap_mm ?? taw;
+  assertNonNegative(cap, 'rain cap mm');
+  assertNonNegative(day.kc, 'Kc');
+  const sun = day.sun_factor ?? 1;
+  assertNonNegative(sun, 'sun factor');
+  if (day.et0_mm !== null) assertNonNegative(day.et0_mm, 'ET0 mm');
+  if (day.rain_mm !== null) assertNonNegative(day.rain_mm, 'rain mm');
+  if (day.net_irrigation_mm !== null) assertNonNegative(day.net_irrigation_mm, 'net irrigation mm');
+
+  const start = startInterval(prev, taw);
+  const missing: MissingEvidence[] = [];
+  if (!start.exact) missing.push('start_depletion');
+  if (day.et0_mm === null) missing.push('et0');
+  if (day.rain_mm === null) missing.push('rain');
+  if (day.net_irrigation_mm === null) missing.push('irrigation');
+
+  const etc = day.et0_mm === null ? null : day.kc * day.et0_mm * sun;
+  const credit = day.rain_mm === null ? null : Math.min(day.rain_mm, cap);
+
+  // Lowest possible end depletion: most rain, most irrigation, least ETc.
+  const lo = clamp(start.lo - (credit ?? cap) - (day.net_irrigation_mm ?? Infinity) + (etc ?? 0), 0, taw);
+  // Highest possible end depletion: least rain, least irrigation, most ETc.
+  const hi = clamp(start.hi - (credit ?? 0) - (day.net_irrigation_mm ?? 0) + (etc ?? Infinity), 0, taw);
+
+  const dayInputsKnown = etc !== null && credit !== null && day.net_irrigation_mm !== null;
+  const exact = dayInputsKnown && hi - lo <= EXACT_EPSILON_MM;
+  let drained: number | null = null;
+  if (exact && start.exact) {
+    const unclamped = start.lo - (credit as number) - (day.net_irrigation_mm as number) + (etc as number);
+    drained = unclamped < 0 ? -unclamped : 0;
+  }
+  return {
+    depletion_mm: exact ? lo : null,
+    depletion_range_mm: exact ? null : [lo, hi],
+    evidence_complete: exact,
+    missing,
+    etc_mm: etc,
+    rain_credited_mm: credit,
+    rain_cap_mm: cap,
+    rain_cap_inferred: inferred,
+    drained_mm: drained,
+  };
+}
+
+/** Runs `bucketStep` over consecutive days, each day starting from the previous result. */
+export function replayBucket(
+  start: DepletionState,
+  days: readonly BucketDay[],
+  params: BucketParams,
+): BucketStepResult[] {
+  const out: BucketStepResult[] = [];
+  let state: DepletionState = start;
+  for (const day of days) {
+    const r = bucketStep(state, day, params);
+    out.push(r);
+    state = { depletion_mm: r.depletion_mm, depletion_range_mm: r.depletion_range_mm };
+  }
+  return out;
+}
+
+/**
+ * FAO-56: irrigation is due when root-zone depletion reaches RAW (Dr >= RAW).
+ * Null when the depletion is unknown: an unknown deficit is neither due nor
+ * not due.
+ */
+export function isDue(depletionMm: number | null, rawMm: number): boolean | null {
+  if (depletionMm === null) return null;
+  return depletionMm >= rawMm;
+}
+
+// ---------------------------------------------------------------------------
+// Run sizing
+// ---------------------------------------------------------------------------
+
+/** Net depth (mm) that `seconds` of run puts into the root zone: rate x efficiency x hours. */
+export function netIrrigationMm(seconds: number, precipRateMmHr: number, captureEfficiency: number): number {
+  assertNonNegative(seconds, 'seconds');
+  assertPositive(precipRateMmHr, 'precip rate mm/h');
+  assertEfficiency(captureEfficiency);
+  return (seconds / 3600) * precipRateMmHr * captureEfficiency;
+}
+
+export interface PlannedRun {
+  /** Seconds to run, after the per-run ceiling. */
+  seconds: number;
+  /** round(depth / (rate x efficiency) x 3600) before the ceiling. */
+  uncapped_seconds: number;
+  /** max_run_minutes x 60 (null max_run_minutes = 60 min). */
+  ceiling_seconds: number;
+  /** True only when the ceiling set the seconds (the uncapped run was longer). */
+  cap_binding: boolean;
+  /** Net depth the planned seconds deliver (planned, not delivered water). */
+  planned_net_mm: number;
+}
+
+/**
+ * Seconds to refill `depthMm` of net depth:
+ *   seconds = round(depth / (rate x capture efficiency) x 3600),
+ * limited to max_run_minutes x 60 (`cap_binding` when the limit is what set
+ * the answer). `maxRunMinutes` null/undefined = 60 (spec 2.6).
+ */
+export function plannedSeconds(
+  depthMm: number,
+  precipRateMmHr: number,
+  captureEfficiency: number = DEFAULT_CAPTURE_EFFICIENCY,
+  maxRunMinutes: number | null = null,
+): PlannedRun {
+  assertNonNegative(depthMm, 'depth mm');
+  assertPositive(precipRateMmHr, 'precip rate mm/h');
+  assertEfficiency(captureEfficiency);
+  const minutes = maxRunMinutes ?? DEFAULT_MAX_RUN_MINUTES;
+  if (
+    !Number.isInteger(minutes) ||
+    minutes < MAX_RUN_MINUTES_RANGE.min ||
+    minutes > MAX_RUN_MINUTES_RANGE.max
+  ) {
+    throw new RangeError(`max_run_minutes ${minutes} outside whole minutes 5..360`);
+  }
+  const ceiling = minutes * 60;
+  const uncapped = Math.round((depthMm / (precipRateMmHr * captureEfficiency)) * 3600);
+  const seconds = Math.min(uncapped, ceiling);
+  return {
+    seconds,
+    uncapped_seconds: uncapped,
+    ceiling_seconds: ceiling,
+    cap_binding: uncapped > ceiling,
+    planned_net_mm: netIrrigationMm(seconds, precipRateMmHr, captureEfficiency),
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Cycle and soak
+// ---------------------------------------------------------------------------
+
+/**
+ * Shortest cycle the splitter will plan, seconds. Design choice, not a
+ * published number: below about two minutes a spray zone spends much of the
+ * cycle filling and draining laterals. When the soil would need shorter
+ * cycles the plan uses this length and says so (`min_cycle_binding`): some
+ * runoff is then expected.
+ */
+export const MIN_CYCLE_SECONDS = 120;
+
+export interface CycleSoakPlan {
+  cycles: { run_s: number }[];
+  /** Soak between consecutive cycles, seconds (none after the last). */
+  soak_s: number;
+  cycle_count: number;
+  /** Longest cycle the soil accepts without ponding beyond what soaks in; null when no split was needed. */
+  max_cycle_s: number | null;
+  effective_infiltration_mm_hr: number;
+  slope_factor: number;
+  slope_class: SlopeClass;
+  slope_known: boolean;
+  min_cycle_binding: boolean;
+  total_run_s: number;
+  /** Run time plus the soaks between cycles. */
+  total_elapsed_s: number;
+}
+
+/**
+ * Splits `seconds` of run into cycles separated by soaks when the
+ * precipitation rate P exceeds the soil's effective infiltration rate I.
+ *
+ * Slope: I = basic infiltration x slope factor (1.0 / 0.8 / 0.6 / 0.4 for
+ * 0-5 / 5-8 / 8-12 / 12+ %, the USDA maximum-precipitation-rate table, see
+ * `slopeInfiltrationFactor`), so steeper ground gets more, shorter cycles.
+ *
+ * Cycle length: a cycle of t seconds applies P t; during the cycle and the
+ * soak after it the soil takes in I (t + soak). Requiring P t <= I (t + soak)
+ * gives t_max = I x soak / (P - I). The run is divided into
+ * N = ceil(seconds / t_max) near-equal whole-second cycles. If t_max is under
+ * MIN_CYCLE_SECONDS the cycles are MIN_CYCLE_SECONDS long instead
+ * (N = floor(seconds / MIN_CYCLE_SECONDS), at least 1) and
+ * `min_cycle_binding` is set. With no soak configured (0 min) nothing can
+ * soak in between cycles, so the run stays one cycle.
+ */
+export function cycleSoak(
+  seconds: number,
+  precipRateMmHr: number,
+  infiltrationMmHr: number,
+  slopePct: number | null,
+  soakMinutes: number = DEFAULT_SOAK_MINUTES,
+): CycleSoakPlan {
+  if (!Number.isInteger(seconds) || seconds < 0)
+    throw new RangeError(`seconds ${seconds} not a whole number >= 0`);
+  assertPositive(precipRateMmHr, 'precip rate mm/h');
+  assertPositive(infiltrationMmHr, 'infiltration mm/h');
+  assertNonNegative(soakMinutes, 'soak minutes');
+  const slope = slopeInfiltrationFactor(slopePct);
+  const infiltration = infiltrationMmHr * slope.factor;
+  const soakS = Math.round(soakMinutes * 60);
+  const base = {
+    effective_infiltration_mm_hr: infiltration,
+    slope_factor: slope.factor,
+    slope_class: slope.slope_class,
+    slope_known: slope.slope_known,
+    total_run_s: seconds,
+  };
+  if (seconds === 0) {
+    return {
+      ...base,
+      cycles: [],
+      soak_s: soakS,
+      cycle_count: 0,
+      max_cycle_s: null,
+      min_cycle_binding: false,
+      total_elapsed_s: 0,
+    };
+  }
+  if (precipRateMmHr <= infiltration || soakS === 0) {
+    return {
+      ...base,
+      cycles: [{ run_s: seconds }],
+      soak_s: soakS,
+      cycle_count: 1,
+      max_cycle_s: null,
+      min_cycle_binding: false,
+      total_elapsed_s: seconds,
+    };
+  }
+  const maxCycle = Math.floor((infiltration * soakS) / (precipRateMmHr - infiltration));
+  let count: number;
+  let minBinding = false;
+  if (maxCycle < MIN_CYCLE_SECONDS) {
+    minBinding = true;
+    count = Math.max(1, Math.floor(seconds / MIN_CYCLE_SECONDS));
+  } else {
+    count = Math.ceil(seconds / maxCycle);
+  }
+  const each = Math.floor(seconds / count);
+  const extra = seconds - each * count;
+  const cycles = Array.from({ length: count }, (_, i) => ({ run_s: each + (i < extra ? 1 : 0) }));
+  return {
+    ...base,
+    cycles,
+    soak_s: soakS,
+    cycle_count: count,
+    max_cycle_s: maxCycle,
+    min_cycle_binding: minBinding,
+    total_elapsed_s: seconds + (count - 1) * soakS,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Weekly model
+// ---------------------------------------------------------------------------
+
+/** Spec 8: sessions are spaced floor(7 / sessions_per_week) days. */
+export function sessionSpacingDays(sessionsPerWeek: number): number {
+  assertSessions(sessionsPerWeek);
+  return Math.floor(7 / sessionsPerWeek);
+}
+
+/**
+ * Day offsets (0 = first session day) of the week's sessions, spaced
+ * floor(7 / n) days: n = 1 -> [0]; 2 -> [0, 3]; 3 -> [0, 2, 4];
+ * 4..7 -> [0, 1, ..., n - 1].
+ */
+export function sessionDays(sessionsPerWeek: number): number[] {
+  const spacing = sessionSpacingDays(sessionsPerWeek);
+  return Array.from({ length: sessionsPerWeek }, (_, i) => i * spacing);
+}
+
+export interface WeeklyBudgetInput {
+  /** Gross weekly target, inches, rain included. */
+  weekly_budget_in: number;
+  /** 1..7 */
+  sessions_per_week: number;
+  /** Trailing days' observed rain, mm, one entry per day; null = no evidence for that day. */
+  observed_rain_by_day: readonly (number | null)[];
+  /** Gross irrigation applied over the trailing window, mm. */
+  applied_mm: number;
+  /** Per-day rain credit cap, mm; null or 0 = unknown, no cap applied. */
+  cap_mm: number | null;
+  /** Whether `cap_mm` was derived from soil texture and root depth (see `resolveRainCap`). */
+  cap_inferred?: boolean;
+  /** Completed watering events in the trailing window; default 0. */
+  completed_sessions?: number;
+  /** Forecast credit actually applied, mm; default 0. */
+  forecast_credit_mm?: number;
+}
+
+export interface WeeklyBudget {
+  target_mm: number;
+  /** Balance remainder: max(0, target - credited rain - applied - forecast credit). */
+  needed_mm: number;
+  /** Gross depth per remaining session. */
+  mm_per_session: number;
+  /** sessions_per_week - completed_sessions, floor 1. */
+  remaining_sessions: number;
+  session_spacing_days: number;
+  /** Raw sum of the days with evidence; null when no day has evidence. */
+  observed_rain_mm: number | null;
+  /** Sum over days with evidence of min(day, cap); null when no day has evidence. */
+  observed_rain_credited_mm: number | null;
+  /** Per-day cap in mm; 0 = unknown, no cap applied (spec 2.5). */
+  rain_credit_cap_mm: number;
+  rain_cap_inferred: boolean;
+  rain_days_known: number;
+  rain_days_missing: number;
+  /** False when any day's rain is unknown: needed_mm then excludes that day (it may overstate the need). */
+  rain_evidence_complete: boolean;
+  applied_mm: number;
+  forecast_credit_mm: number;
+}
+
+/**
+ * The weekly water balance in gross terms (spec 2.5 water budget row):
+ *
+ *   credited  = sum over days with evidence of min(rain_day, cap)
+ *   needed    = max(0, weekly_budget_in x 25.4 - credited - applied - forecast credit)
+ *   remaining = max(1, sessions_per_week - completed_sessions)
+ *   per session = needed / remaining
+ *
+ * A day with no rain evidence is excluded (spec 1.5: unknown is excluded,
+ * never counted as 0 mm): its count is reported and `rain_evidence_complete`
+ * is false, and the sums are null when no day has evidence at all.
+ */
+export function weeklyBudget(input: WeeklyBudgetInput): WeeklyBudget {
+  assertNonNegative(input.weekly_budget_in, 'weekly_budget_in');
+  assertSessions(input.sessions_per_week);
+  assertNonNegative(input.applied_mm, 'applied mm');
+  const completed = input.completed_sessions ?? 0;
+  if (!Number.isInteger(completed) || completed < 0) {
+    throw new RangeError(`completed_sessions ${completed} not a whole number >= 0`);
+  }
+  const forecast = input.forecast_credit_mm ?? 0;
+  assertNonNegative(forecast, 'forecast credit mm');
+  const cap = input.cap_mm !== null && input.cap_mm > 0 ? input.cap_mm : null;
+  if (input.cap_mm !== null) assertNonNegative(input.cap_mm, 'cap mm');
+
+  let known = 0;
+  let raw = 0;
+  let credited = 0;
+  for (const day of input.observed_rain_by_day) {
+    if (day === null) continue;
+    assertNonNegative(day, 'rain mm');
+    known += 1;
+    raw += day;
+    credited += cap === null ? day : Math.min(day, cap);
+  }
+  const missing = input.observed_rain_by_day.length - known;
+  const target = input.weekly_budget_in * MM_PER_INCH;
+  const needed = Math.max(0, target - credited - input.applied_mm - forecast);
+  const remaining = Math.max(1, input.sessions_per_week - completed);
+  return {
+    target_mm: target,
+    needed_mm: needed,
+    mm_per_session: needed / remaining,
+    remaining_sessions: remaining,
+    session_spacing_days: sessionSpacingDays(input.sessions_per_week),
+    observed_rain_mm: known > 0 ? raw : null,
+    observed_rain_credited_mm: known > 0 ? credited : null,
+    rain_credit_cap_mm: cap ?? 0,
+    rain_cap_inferred: cap !== null && (input.cap_inferred ?? false),
+    rain_days_known: known,
+    rain_days_missing: missing,
+    rain_evidence_complete: missing === 0,
+    applied_mm: input.applied_mm,
+    forecast_credit_mm: forecast,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Argument checks
+// ---------------------------------------------------------------------------
+
+function assertNonNegative(x: number, what: string): void {
+  if (!Number.isFinite(x) || x < 0) throw new RangeError(`${what} ${x} is not a finite number >= 0`);
+}
+
+function assertPositive(x: number, what: string): void {
+  if (!Number.isFinite(x) || x <= 0) throw new RangeError(`${what} ${x} is not a finite number > 0`);
+}
+
+function assertEfficiency(e: number): void {
+  if (!Number.isFinite(e) || e <= 0 || e > 1) throw new RangeError(`capture efficiency ${e} outside (0, 1]`);
+}
+
+function assertSessions(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > 7) throw new RangeError(`sessions_per_week ${n} outside 1..7`);
+}
