@@ -38,7 +38,7 @@ export function dailyFromHourly(hourly: readonly HourlyEntry[], timezone: string
       temp_min_f: whole(temps) ? Math.min(...temps) : null,
       // A sum needs every hour: a gap cannot prove a dry hour.
       precip_sum_in: precip.length === length ? round(sum(precip), 3) : null,
-      precip_probability_max: pops.length > 0 ? Math.max(...pops) : null,
+      precip_probability_max: whole(pops) ? Math.max(...pops) : null,
       wind_max_mph: whole(winds) ? Math.max(...winds) : null,
       wind_mean_2m_ms: whole(winds) ? round(mphTo2mMs(sum(winds) / winds.length), 2) : null,
       humidity_pct: whole(humidity) ? round(sum(humidity) / humidity.length, 1) : null,

@@ -150,8 +150,13 @@ export class ForecastService implements Module {
         request,
         this.deps.demo || applied.config.features.demo_mode,
       );
-      const ok = await this.refreshMerged(planned, request);
-      if (ok) await this.refreshTracks(planned[0], request);
+      this.syncTracks(planned[0]?.extraModels ?? []);
+      const servedBy = await this.refreshMerged(planned, request);
+      const ok = servedBy !== null;
+      // Extra tracks come from the primary: while a backup serves, the primary is down.
+      if (servedBy === 0) await this.refreshTracks(planned[0], request);
+      else
+        this.markTracksNotRefreshed(ok ? 'the primary provider is failing' : 'the forecast refresh failed');
       this.persist();
       this.schedule(ok);
       this.deps.bus.emit('forecast.snapshot', this.snapshot());
@@ -246,7 +251,8 @@ export class ForecastService implements Module {
     return forecastBias({ month: wanted, timezone, rows, gaugeDaily });
   }
 
-  private async refreshMerged(planned: PlannedProvider[], request: ForecastRequest): Promise<boolean> {
+  /** Returns the index of the provider that served, or null when none did. */
+  private async refreshMerged(planned: PlannedProvider[], request: ForecastRequest): Promise<number | null> {
     const now = epochSeconds(this.deps.clock);
     const errors: string[] = [];
     for (const [index, { provider }] of planned.entries()) {
@@ -264,7 +270,7 @@ export class ForecastService implements Module {
         this.archive(MERGED_TRACK, forecast);
         if (index > 0)
           this.log.warn({ provider: provider.id, errors }, 'forecast served by the backup provider');
-        return true;
+        return index;
       } catch (err) {
         errors.push((err as Error).message);
       }
@@ -275,12 +281,31 @@ export class ForecastService implements Module {
       lastAttemptEpoch: now,
     };
     this.log.warn({ errors }, 'forecast refresh failed; serving the last good forecast');
-    return false;
+    return null;
+  }
+
+  private markTracksNotRefreshed(reason: string): void {
+    const now = epochSeconds(this.deps.clock);
+    for (const [name, state] of this.tracks) {
+      this.tracks.set(name, { ...state, lastError: `not refreshed: ${reason}`, lastAttemptEpoch: now });
+    }
+  }
+
+  /**
+   * The tracks are the configured extra models, whether or not a fetch has
+   * served them yet: a configured model is a known track (unavailable until
+   * fetched) even while the primary fails, and a model no longer configured
+   * (or one only the cache remembers) is gone at once.
+   */
+  private syncTracks(models: string[]): void {
+    for (const name of [...this.tracks.keys()]) if (!models.includes(name)) this.tracks.delete(name);
+    for (const model of models) {
+      if (!this.tracks.has(model)) this.tracks.set(model, emptyTrack(model, `Open-Meteo ${model}`));
+    }
   }
 
   private async refreshTracks(primary: PlannedProvider | undefined, request: ForecastRequest): Promise<void> {
     const models = primary?.extraModels ?? [];
-    for (const name of [...this.tracks.keys()]) if (!models.includes(name)) this.tracks.delete(name);
     if (models.length === 0 || !this.deps.factory.fetchModels) return;
     const now = epochSeconds(this.deps.clock);
     try {
@@ -364,7 +389,8 @@ export class ForecastService implements Module {
       label: cached.label,
       forecast: cached.forecast,
       isBackup: cached.isBackup,
-      lastError: null,
+      // Served from the cache: stale until a refresh after this start reaches the provider.
+      lastError: 'not refreshed since the service started',
       lastAttemptEpoch: null,
       lastOkEpoch: cached.forecast.fetched_at,
     });

@@ -13,9 +13,19 @@ import type { ForecastProvider, ForecastRequest } from './types';
  * `open_meteo` source, or the default endpoint); then the regional backup:
  * NWS inside the United States, MET Norway elsewhere. Demo mode serves the
  * synthetic forecast only.
+ *
+ * Source config keys read here (beside the kind's own): `base_url` (the
+ * provider's endpoint), `timeout_s` (optional: seconds one forecast fetch may
+ * take, every request of it included; the weather sources' key of the same
+ * name, 1..120; default 20), `user_agent` (NWS, MET Norway) and, on the
+ * primary `open_meteo` source, `extra_models`.
+ *
+ * Providers are kept between refreshes while their settings stay the same, so
+ * what a provider caches (the NWS point lookup) outlives one fetch.
  */
 
 const FORECAST_KINDS = new Set(['open_meteo', 'nws', 'met_norway']);
+const TIMEOUT_MAX_S = 120;
 
 export interface ForecastFactoryOptions {
   fetch: typeof fetch;
@@ -25,15 +35,43 @@ export interface ForecastFactoryOptions {
 
 export function createForecastFactory(options: ForecastFactoryOptions): ForecastProviderFactory {
   let openMeteo: OpenMeteoForecastProvider | null = null;
-  const build = (kind: string, id: string, config: Record<string, unknown>): ForecastProvider | null => {
+  /** The providers of the last plan, by their settings. */
+  let built = new Map<string, ForecastProvider>();
+  const create = (kind: string, id: string, config: Record<string, unknown>): ForecastProvider | null => {
     const baseUrl = typeof config.base_url === 'string' ? config.base_url : undefined;
-    const common = { id, baseUrl, fetch: options.fetch, clock: options.clock };
-    if (kind === 'open_meteo') return (openMeteo = new OpenMeteoForecastProvider(common));
+    const timeoutMs = timeoutMsOf(config);
+    const common = {
+      id,
+      baseUrl,
+      fetch: options.fetch,
+      clock: options.clock,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
+    if (kind === 'open_meteo') return new OpenMeteoForecastProvider(common);
     if (kind === 'nws')
       return new NwsForecastProvider({ ...common, userAgent: userAgentOf(config, options) });
     if (kind === 'met_norway')
       return new MetNorwayProvider({ ...common, userAgent: userAgentOf(config, options) });
     return null;
+  };
+  /** The plan's providers, reusing the last plan's where the settings are unchanged. */
+  const build = (entries: SourceEntry[]): (ForecastProvider | null)[] => {
+    const next = new Map<string, ForecastProvider>();
+    const providers = entries.map(({ kind, id, config }) => {
+      const key = JSON.stringify([
+        kind,
+        id,
+        config.base_url ?? null,
+        timeoutMsOf(config) ?? null,
+        userAgentOf(config, options),
+      ]);
+      const provider = built.get(key) ?? create(kind, id, config);
+      if (provider) next.set(key, provider);
+      if (provider instanceof OpenMeteoForecastProvider) openMeteo = provider;
+      return provider;
+    });
+    built = next;
+    return providers;
   };
 
   return {
@@ -46,8 +84,9 @@ export function createForecastFactory(options: ForecastFactoryOptions): Forecast
       const backup =
         candidates.find((s) => s.kind === backupKind && s.id !== primary.id) ?? implicit(backupKind);
       const entries = primary.kind === backup.kind ? [primary] : [primary, backup];
+      const providers = build(entries);
       return entries
-        .map((entry) => ({ entry, provider: build(entry.kind, entry.id, entry.config) }))
+        .map((entry, index) => ({ entry, provider: providers[index] ?? null }))
         .filter((p): p is { entry: SourceEntry; provider: ForecastProvider } => p.provider !== null)
         .map(({ entry, provider }, index) => ({
           provider,
@@ -71,6 +110,13 @@ function extraModels(config: Record<string, unknown>): string[] {
   return Array.isArray(models)
     ? models.filter((m): m is string => typeof m === 'string' && /^[a-z0-9_]+$/.test(m))
     : [];
+}
+
+/** `timeout_s` of the source's config in milliseconds; undefined (the provider's 20 s) when absent or not a positive number. */
+function timeoutMsOf(config: Record<string, unknown>): number | undefined {
+  const seconds = config.timeout_s;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return undefined;
+  return Math.min(seconds, TIMEOUT_MAX_S) * 1000;
 }
 
 function userAgentOf(config: Record<string, unknown>, options: ForecastFactoryOptions): string {

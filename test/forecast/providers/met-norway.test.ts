@@ -277,7 +277,8 @@ describe('MetNorwayProvider', () => {
       );
     const { hourly, daily } = await provider().fetch(OSLO);
     expect(hourly.slice(0, 2).map((h) => h.precip_probability)).toEqual([13, 0]);
-    expect(daily[0]!.precip_probability_max).toBe(13);
+    // The two hours of the sample are not enough of the day for a daily maximum.
+    expect(daily[0]!.precip_probability_max).toBeNull();
   });
 
   describe('DST days in America/New_York (the product is global)', () => {

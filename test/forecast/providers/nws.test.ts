@@ -223,7 +223,7 @@ describe('NwsForecastProvider', () => {
         temp_max_f: null,
         temp_min_f: null,
         precip_sum_in: null,
-        precip_probability_max: 20,
+        precip_probability_max: null, // the fixture covers two hours of the day
         wind_max_mph: null,
         wind_mean_2m_ms: null,
         humidity_pct: null,
@@ -333,7 +333,7 @@ describe('NwsForecastProvider', () => {
         time_epoch: Date.UTC(2025, 2, 8, 5) / 1000,
         temp_max_f: null, // 12 of 24 hours: not the day's
         temp_min_f: null,
-        precip_probability_max: 46,
+        precip_probability_max: null, // a max over half the day is not the day's
         wind_max_mph: null,
       });
       expect(mar9).toMatchObject({

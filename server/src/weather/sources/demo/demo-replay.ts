@@ -49,8 +49,10 @@ function localTime(epoch: number, timezone: string): LocalTime {
   const t = DateTime.fromSeconds(epoch, { zone: zoneFor(timezone) });
   const midnight = t.startOf('day');
   return {
-    hour: (epoch - midnight.toSeconds()) / 3600,
-    dayOrdinal: Math.floor(midnight.toSeconds() / 86400),
+    // Wall-clock hour, so the storm starts at 14:00 local on DST days too.
+    hour: t.hour + t.minute / 60 + t.second / 3600,
+    // The local calendar date's day number: two local days never share one across a DST change.
+    dayOrdinal: Math.floor(Date.UTC(t.year, t.month - 1, t.day) / 86_400_000),
     midnightEpoch: midnight.toSeconds(),
   };
 }
