@@ -39,7 +39,7 @@ import { ForecastService } from './forecast/forecast-service';
 import { createForecastFactory } from './forecast/plan';
 import { forecastRoutes } from './http/routes/forecast';
 import { radarRoutes } from './http/routes/radar';
-import { RadarService } from './radar/radar-service';
+import type { RadarService } from './radar/radar-service';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
 
 /**
@@ -157,7 +157,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   await forecast.start();
   health.provide('forecast', () => forecast.health());
-  const radar = new RadarService({ clock, logger, fetch: options.fetch ?? fetch });
+  // Built on the first radar request: most instances never draw a map layer.
+  let radar: RadarService | null = null;
+  const radarService = (): RadarService => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { RadarService: Radar } =
+      require('./radar/radar-service') as typeof import('./radar/radar-service');
+    return (radar ??= new Radar({ clock, logger, fetch: options.fetch ?? fetch }));
+  };
 
   const sse = new SseHub(logger);
   sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
@@ -201,7 +208,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     devicesRoutes(deps),
     ingestRoutes(deps),
     forecastRoutes(deps),
-    radarRoutes(radar),
+    radarRoutes(radarService),
   ]);
   await app.ready();
   const log = logger.child({ module: 'main' });
@@ -243,7 +250,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
  */
 function settleMemoryAfterBoot(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) setTimeout(gc, 2000).unref();
+  // A few full collections in a row also let V8 shrink the heap it committed while booting.
+  if (gc) setTimeout(() => [1, 2, 3].forEach(() => gc()), 2000).unref();
 }
 
 function loadHaLink(): typeof HaLink {

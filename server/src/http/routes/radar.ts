@@ -12,20 +12,21 @@ import { ApiError, badRequest } from '../errors';
  * failure with nothing cached to fall back on answers 502
  * `radar_upstream_failed` (body field `upstream` names the provider).
  */
-export function radarRoutes(radar: RadarService): DomainRoutes {
+export function radarRoutes(radarService: RadarService | (() => RadarService)): DomainRoutes {
+  const radar = typeof radarService === 'function' ? radarService : () => radarService;
   return {
     v1Only: (scope) => {
       scope.get('/radar/windgrid', async (request) => {
         const bbox = bboxOf(request);
-        return upstream(() => radar.windGrid(bbox));
+        return upstream(() => radar().windGrid(bbox));
       });
 
       scope.get('/radar/precip', async (request) => {
         const bbox = bboxOf(request);
-        return upstream(() => radar.precipFrames(bbox));
+        return upstream(() => radar().precipFrames(bbox));
       });
 
-      scope.get('/radar/tropical', async () => upstream(() => radar.tropical()));
+      scope.get('/radar/tropical', async () => upstream(() => radar().tropical()));
     },
   };
 }
