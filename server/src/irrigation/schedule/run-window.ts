@@ -1,0 +1,124 @@
+import { getTimes } from 'suncalc';
+import type { TODAY_WINDOW_KINDS } from '../snapshot-schema';
+import { localDateOf, localNoonMs } from './local-date';
+
+/**
+ * The night's run window (spec 2.5 `today_window`). Pure: inputs and a date in,
+ * the window out.
+ *
+ * - `pre_dawn` (the normal case): the whole run finishes at sunrise, so
+ *   `finish` = sunrise and `start` = sunrise - totalRunSeconds.
+ * - `post_sunrise`: when the night's forecast minimum is below the engine's
+ *   `min_temp_f`, water lands on a freezing surface before dawn; the run
+ *   starts POST_SUNRISE_BUFFER_S (1 hour) after sunrise instead, once the sun
+ *   has begun to warm the ground, and `finish` = start + totalRunSeconds.
+ *   Equal to the threshold is not below it (pre-dawn). An unknown minimum
+ *   (null) keeps the normal pre-dawn window: whether to skip for frost is the
+ *   skip check's call, not the window's.
+ * - `no_sunrise`: the sun does not rise on that local date (polar day or
+ *   polar night); there is no dawn to finish by.
+ * - `no_location`: lat or lon missing; nothing can be placed.
+ *
+ * Sunrise is an absolute instant from suncalc for the location on the local
+ * calendar date (asked at local noon, so the calculator picks that date's
+ * solar day), and the window is built in absolute seconds from it. It is
+ * therefore right in local time across DST changes: in New York on
+ * 2026-03-08 sunrise is 07:18 EDT and a 6-hour pre-dawn window starts at
+ * 00:18 EST (7 wall-clock hours, 6 real ones); on 2026-11-01 sunrise is
+ * 06:26 EST and the same window starts at 01:26 EDT (the first 01:26).
+ *
+ * Epochs are whole seconds (sunrise floored).
+ */
+
+/** Seconds after sunrise that a `post_sunrise` window starts. */
+export const POST_SUNRISE_BUFFER_S = 3600;
+
+/** Spec 2.5 `today_window.kind`. */
+export type RunWindowKind = (typeof TODAY_WINDOW_KINDS)[number];
+
+/** Spec 2.5 `today_window`. */
+export interface RunWindow {
+  start: number;
+  finish: number;
+  kind: RunWindowKind;
+  /** The forecast minimum the kind was chosen from; null when unknown. */
+  min_temp_f: number | null;
+}
+
+export interface RunWindowInput {
+  lat: number | null | undefined;
+  lon: number | null | undefined;
+  /** IANA name, resolved by the caller (config or the coordinate lookup). */
+  timezone: string;
+  /** The local date (YYYY-MM-DD) the run belongs to; wins over `epoch` when both are given. */
+  dateLocal?: string;
+  /** Any instant on the local date the run belongs to (epoch seconds). */
+  epoch?: number;
+  /** Total seconds of the night's run (all zones, in sequence); >= 0. */
+  totalRunSeconds: number;
+  /** The window's forecast minimum temperature (F); null when unknown. */
+  minTempF: number | null;
+  /** The engine's `skip_rules.min_temp_f` (or its threshold control). */
+  minTempThresholdF: number;
+}
+
+export type RunWindowResult =
+  | { state: 'ok'; date_local: string; sunrise_epoch: number; window: RunWindow }
+  | { state: 'no_sunrise'; date_local: string }
+  | { state: 'no_location' };
+
+export function runWindow(input: RunWindowInput): RunWindowResult {
+  const { totalRunSeconds } = input;
+  if (!Number.isFinite(totalRunSeconds) || totalRunSeconds < 0) {
+    throw new RangeError(`totalRunSeconds must be a finite number >= 0, got ${totalRunSeconds}`);
+  }
+  const { lat, lon } = input;
+  if (!isCoordinate(lat) || !isCoordinate(lon)) return { state: 'no_location' };
+
+  const dateLocal = resolveDate(input);
+  const sunrise = sunriseEpoch(dateLocal, input.timezone, lat, lon);
+  if (sunrise === null) return { state: 'no_sunrise', date_local: dateLocal };
+
+  const seconds = Math.round(totalRunSeconds);
+  const cold = input.minTempF !== null && input.minTempF < input.minTempThresholdF;
+  const window: RunWindow = cold
+    ? {
+        start: sunrise + POST_SUNRISE_BUFFER_S,
+        finish: sunrise + POST_SUNRISE_BUFFER_S + seconds,
+        kind: 'post_sunrise',
+        min_temp_f: input.minTempF,
+      }
+    : { start: sunrise - seconds, finish: sunrise, kind: 'pre_dawn', min_temp_f: input.minTempF };
+  return { state: 'ok', date_local: dateLocal, sunrise_epoch: sunrise, window };
+}
+
+/** Both coordinates present and finite. */
+export function hasLocation(lat: number | null | undefined, lon: number | null | undefined): boolean {
+  return isCoordinate(lat) && isCoordinate(lon);
+}
+
+function isCoordinate(value: number | null | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/**
+ * Sunrise (epoch seconds, floored) at the location on the local date; null
+ * in polar day or night. suncalc 2 answers null there (1.x gave an Invalid
+ * Date): both are treated as no sunrise.
+ */
+export function sunriseEpoch(dateLocal: string, timezone: string, lat: number, lon: number): number | null {
+  const sunrise: Date | null | undefined = getTimes(
+    new Date(localNoonMs(dateLocal, timezone)),
+    lat,
+    lon,
+  ).sunrise;
+  if (!sunrise) return null;
+  const ms = sunrise.getTime();
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
+function resolveDate(input: RunWindowInput): string {
+  if (input.dateLocal !== undefined) return input.dateLocal;
+  if (input.epoch !== undefined) return localDateOf(input.epoch, input.timezone);
+  throw new RangeError('runWindow needs dateLocal or epoch');
+}
