@@ -31,7 +31,8 @@ import type {
 export const MERGED_TRACK = 'merged';
 const REFRESH_EVERY_S = 30 * 60;
 const RETRY_FIRST_S = 60;
-const FORECAST_DAYS = 8;
+// Ten days: the seven-day verdict strip looks up to three days past its last day.
+export const FORECAST_DAYS = 10;
 const ARCHIVE_LEADS = 48;
 const ARCHIVE_RETENTION_DAYS = 400;
 const HARD_OFFLINE_S = 1800;

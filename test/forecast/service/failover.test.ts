@@ -1,3 +1,4 @@
+import { FORECAST_DAYS } from '../../../server/src/forecast/forecast-service';
 import { ManualClock } from '../../../server/src/core/clock';
 import { applied, configDocument, forecastHarness, HOUR, localEpoch, NwsPeer, OpenMeteoPeer } from './peers';
 
@@ -38,7 +39,7 @@ describe('ForecastService: primary, backup, last good forecast', () => {
       timezone: 'America/New_York',
     });
     expect(snap.daily[0]?.date_local).toBe('2026-07-15');
-    expect(snap.daily).toHaveLength(8);
+    expect(snap.daily).toHaveLength(FORECAST_DAYS);
     expect(snap.past_daily).toHaveLength(3);
     expect(service.tracksInfo()[0]).toMatchObject({
       track: 'merged',

@@ -1,3 +1,4 @@
+import { FORECAST_DAYS } from '../../../server/src/forecast/forecast-service';
 import http from 'node:http';
 import request from 'supertest';
 import { ManualClock } from '../../../server/src/core/clock';
@@ -106,7 +107,7 @@ describe('GET /forecast/snapshot, /forecast/tracks, /forecast/stream', () => {
       source_is_backup: false,
       timezone: 'America/New_York',
     });
-    expect(snap.body.daily).toHaveLength(8);
+    expect(snap.body.daily).toHaveLength(FORECAST_DAYS);
     expect(snap.body.past_daily).toHaveLength(3);
     expect(snap.body.hourly[0].time_epoch).toBe(localEpoch('2026-07-15T00:00:00'));
     for (const hour of snap.body.hourly) {
@@ -257,8 +258,8 @@ describe('demo mode (DEMO=1)', () => {
     expect(tracks[0]).toMatchObject({ track: 'merged', provider: 'demo_replay', serving: 'serving' });
     expect(tracks[0].label).toMatch(/demo/i);
 
-    // Every third local day has the afternoon storm: 2026-07-15 is one, so are the 18th and the 21st.
-    const stormDays = new Set(['2026-07-15', '2026-07-18', '2026-07-21']);
+    // Every third local day has the afternoon storm: 2026-07-15 is one, so are the 18th, 21st and 24th.
+    const stormDays = new Set(['2026-07-15', '2026-07-18', '2026-07-21', '2026-07-24']);
     const rainy: string[] = [];
     for (const hour of snap.hourly as { time_epoch: number; precip_in: number | null }[]) {
       const { date, time } = local(hour.time_epoch);

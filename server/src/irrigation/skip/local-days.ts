@@ -1,0 +1,49 @@
+import { DateTime, type Zone } from 'luxon';
+import { zoneFor } from '../../core/tz/zone';
+
+/**
+ * Local calendar days of the deployment's time zone (pure: `now` is an input).
+ * Days are looked up by `date_local` (YYYY-MM-DD), never by array position, so
+ * a missing day stays missing instead of shifting the next one into its place.
+ * DST days have 23 or 25 hours.
+ */
+export interface LocalCalendar {
+  readonly timezone: string;
+  /** Today's local date at `now`. */
+  readonly today: string;
+  /** The local date holding `epoch`. */
+  dateOf(epoch: number): string;
+  /** `date` plus `days` calendar days (negative goes back). */
+  addDays(date: string, days: number): string;
+  /** Epoch of local midnight starting `date`. */
+  dayStart(date: string): number;
+  /** Epoch of local midnight ending `date` (the next day's start). */
+  dayEnd(date: string): number;
+  /** "Mon Jun 16, 14:00" in local time, for reasons. */
+  formatLocal(epoch: number): string;
+}
+
+export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar {
+  const zone: Zone = zoneFor(timezone);
+  if (!zone.isValid) throw new RangeError(`unknown time zone ${JSON.stringify(timezone)}`);
+  if (!Number.isFinite(nowEpoch)) throw new RangeError(`now must be a finite epoch, got ${nowEpoch}`);
+
+  const day = (date: string): DateTime => {
+    const dt = DateTime.fromISO(date, { zone });
+    if (!dt.isValid || !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
+      throw new RangeError(`expected a YYYY-MM-DD date, got ${JSON.stringify(date)}`);
+    }
+    return dt.startOf('day');
+  };
+  const dateOf = (epoch: number): string => DateTime.fromSeconds(epoch, { zone }).toISODate() ?? '';
+
+  return {
+    timezone,
+    today: dateOf(nowEpoch),
+    dateOf,
+    addDays: (date, days) => day(date).plus({ days }).toISODate() ?? '',
+    dayStart: (date) => day(date).toSeconds(),
+    dayEnd: (date) => day(date).plus({ days: 1 }).toSeconds(),
+    formatLocal: (epoch) => DateTime.fromSeconds(epoch, { zone }).toFormat('ccc LLL d, HH:mm'),
+  };
+}
