@@ -159,12 +159,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   health.provide('forecast', () => forecast.health());
   // Built on the first radar request: most instances never draw a map layer.
   let radar: RadarService | null = null;
-  const radarService = (): RadarService => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { RadarService: Radar } =
-      require('./radar/radar-service') as typeof import('./radar/radar-service');
-    return (radar ??= new Radar({ clock, logger, fetch: options.fetch ?? fetch }));
-  };
+  const radarService = (): RadarService =>
+    (radar ??= loadRadar({ clock, logger, fetch: options.fetch ?? fetch }));
 
   const sse = new SseHub(logger);
   sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
@@ -252,6 +248,12 @@ function settleMemoryAfterBoot(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   // A few full collections in a row also let V8 shrink the heap it committed while booting.
   if (gc) setTimeout(() => [1, 2, 3].forEach(() => gc()), 2000).unref();
+}
+
+function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarService {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = require('./radar/radar-service') as typeof import('./radar/radar-service');
+  return new module.RadarService(deps);
 }
 
 function loadHaLink(): typeof HaLink {
