@@ -40,6 +40,9 @@ import { createForecastFactory } from './forecast/plan';
 import { forecastRoutes } from './http/routes/forecast';
 import { radarRoutes } from './http/routes/radar';
 import type { RadarService } from './radar/radar-service';
+import { computeIrrigation } from './irrigation/engine/engine';
+import { IrrigationService } from './irrigation/irrigation-service';
+import { irrigationRoutes } from './http/routes/irrigation';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
 
 /**
@@ -162,11 +165,32 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const radarService = (): RadarService =>
     (radar ??= loadRadar({ clock, logger, fetch: options.fetch ?? fetch }));
 
+  const irrigation = new IrrigationService({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    store,
+    weather,
+    forecast,
+    compute: computeIrrigation,
+  });
+  await irrigation.start();
+  health.provide('engine', () =>
+    config.current
+      ? irrigation.latestOutput()
+        ? { status: 'ok', note: null }
+        : { status: 'degraded', note: 'the irrigation engine has no answer' }
+      : { status: 'disabled', note: 'no config yet' },
+  );
+
   const sse = new SseHub(logger);
   sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
   bus.on('weather.snapshot', (snapshot) => sse.publish('weather', snapshot));
   sse.defineFeed('forecast', { keepAliveMs: 30_000, current: () => forecast.snapshot() });
   bus.on('forecast.snapshot', (snapshot) => sse.publish('forecast', snapshot));
+  sse.defineFeed('irrigation', { keepAliveMs: 15_000, current: () => irrigation.snapshot() });
+  bus.on('irrigation.snapshot', (snapshot) => sse.publish('irrigation', snapshot));
   const authConfig = () => config.current?.config.auth ?? DISABLED_AUTH;
   const isAuthenticated = () => authConfig().mode === 'disabled';
   const deps: HttpDeps = {
@@ -181,6 +205,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     elevation: options.elevation ?? new ElevationClient(),
     weather,
     forecast,
+    irrigation,
     sourceKinds,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
@@ -205,6 +230,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ingestRoutes(deps),
     forecastRoutes(deps),
     radarRoutes(radarService),
+    irrigationRoutes(deps),
   ]);
   await app.ready();
   const log = logger.child({ module: 'main' });
@@ -227,6 +253,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
       await app.close();
+      await irrigation.stop();
       await weather.stop();
       await forecast.stop();
       await haLink?.stop();

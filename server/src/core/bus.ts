@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AppliedConfig } from '../config/config-types';
 import type { ForecastSnapshot } from '../forecast/types';
+import type { IrrigationSnapshot } from '../irrigation/snapshot-schema';
 import type { WeatherSnapshot } from '../weather/snapshot';
 
 /**
@@ -14,6 +15,8 @@ export interface BusEvents {
   'weather.snapshot': WeatherSnapshot;
   /** The forecast snapshot after a refresh (success or failure). */
   'forecast.snapshot': ForecastSnapshot;
+  /** The irrigation snapshot after a recompute. */
+  'irrigation.snapshot': IrrigationSnapshot;
 }
 
 export type BusEventName = keyof BusEvents;

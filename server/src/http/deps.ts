@@ -9,6 +9,7 @@ import type { ElevationClient } from '../location/elevation';
 import type { Store } from '../store/store';
 import type { WeatherService } from '../weather/weather-service';
 import type { ForecastService } from '../forecast/forecast-service';
+import type { IrrigationService } from '../irrigation/irrigation-service';
 import type { SseHub } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
@@ -25,6 +26,7 @@ export interface HttpDeps {
   elevation: ElevationClient;
   weather: WeatherService;
   forecast: ForecastService;
+  irrigation: IrrigationService;
   /** The source kinds this build runs, for the catalogs. */
   sourceKinds: ReadonlyMap<string, import('../weather/source').SourceKindDefinition>;
   /** LAN discovery listen time (shortened in tests). */

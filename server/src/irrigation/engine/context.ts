@@ -1,0 +1,37 @@
+import type { Et0Method } from '../../agronomy/et0';
+import type { DailyEntry } from '../../forecast/types';
+import type { SkipRules } from '../skip/rules';
+import type { LocalCalendar } from '../skip/local-days';
+import type { Et0Day } from './et0-days';
+import type { RainEvidence } from './soil-model';
+import type { EngineInput } from './types';
+
+/** Everything the per-zone planner reads, derived once from the EngineInput. */
+export interface EngineContext {
+  input: EngineInput;
+  cal: LocalCalendar;
+  now: number;
+  timezone: string;
+  lat: number;
+  lon: number;
+  elevation_m: number | null;
+  et0_method: Et0Method;
+  capture_efficiency: number;
+  soak_minutes: number;
+  rules: SkipRules;
+  /** Today and the 6 days after it. */
+  dates: string[];
+  /** Past local dates with forecast-archive or gauge evidence, oldest first, before today. */
+  past_dates: string[];
+  daily: Map<string, DailyEntry>;
+  past_daily: Map<string, DailyEntry>;
+  et0_by_date: Map<string, Et0Day>;
+  /** Observed rain of past days (gauge, else model archive, else unknown). */
+  past_rain: Map<string, RainEvidence>;
+  /** Bias-scaled forecast rain per plan day, mm (null when the forecast has no amount). */
+  forecast_rain_mm: Map<string, number | null>;
+  /** Next-24-hour forecast rain, mm, unscaled; null when any hour lacks an amount. */
+  next24h_rain_mm: number | null;
+  bias: { multiplier: number; sample_count: number; trained: boolean };
+  allowed_days: number[];
+}

@@ -1,0 +1,183 @@
+import type { Et0Method } from '../../agronomy/et0';
+import type { DailyEntry } from '../../forecast/types';
+import { effectiveSkipRules } from '../controls/controls-store';
+import { restrictionAllowedDays } from '../schedule/restrictions';
+import { runWindow } from '../schedule/run-window';
+import { localCalendar } from '../skip/local-days';
+import { indexDaily, rainOverInterval, HOUR_S } from '../skip/rain-evidence';
+import {
+  evaluateSkipCheck,
+  irrigationForecastSlice,
+  sevenDayVerdicts,
+  type SkipCheckInput,
+} from '../skip/skip-check';
+import { zoneLedger, type ZoneLedger } from './applied-water';
+import { assembleOutput } from './assemble';
+import type { EngineContext } from './context';
+import { et0ForDay, type Et0Day } from './et0-days';
+import type { RainEvidence } from './soil-model';
+import type { EngineInput, EngineOutput } from './types';
+import { planZone, type SkipLike, type ZonePlan } from './water-plan';
+import { resolveZones } from './zone-inputs';
+
+/**
+ * The irrigation engine (spec 2.5, 2.6): a pure function of its input. No
+ * I/O, no clock (`input.nowEpoch` is "now"), local days through
+ * `localCalendar` (luxon via `zoneFor`).
+ *
+ * Steps: resolve zones -> ET0 per day -> ledger (applied water) -> a
+ * provisional plan to place today's run window -> the skip check and the
+ * seven-day verdicts -> the real plan (controls, models, gates) -> the
+ * snapshot (assemble.ts).
+ */
+export function computeIrrigation(input: EngineInput): EngineOutput {
+  const ctx = buildContext(input);
+  const zones = resolveZones(input.config);
+  const ledgers = new Map<string, ZoneLedger>(
+    zones.map((z) => [z.slug, zoneLedger(z.slug, input.runs, ctx.cal)]),
+  );
+  const ledgerOf = (slug: string): ZoneLedger => ledgers.get(slug) as ZoneLedger;
+
+  // Pass 1: plan as if every day were a watering day, only to size today's window for the skip check.
+  const allWater: SkipLike[] = ctx.dates.map(() => ({ verdict: 'water', reason_code: 'water', reason: '' }));
+  const provisional = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), allWater));
+  const provisionalSeconds = provisional.reduce((s, p) => s + (p.days[0]?.planned_seconds ?? 0), 0);
+  const todayMin = ctx.daily.get(ctx.cal.today)?.temp_min_f ?? null;
+  const win = runWindow({
+    lat: ctx.lat,
+    lon: ctx.lon,
+    timezone: ctx.timezone,
+    dateLocal: ctx.cal.today,
+    totalRunSeconds: provisionalSeconds,
+    minTempF: todayMin,
+    minTempThresholdF: ctx.rules.min_temp_f,
+  });
+  const skipRunWindow =
+    win.state === 'ok' && win.window.finish > win.window.start
+      ? { start_epoch: win.window.start, finish_epoch: win.window.finish, kind: win.window.kind }
+      : null;
+
+  const wateredDays = new Set<string>();
+  for (const l of ledgers.values()) {
+    for (const [date, secs] of l.seconds_by_date) {
+      if (secs > 0 && date >= ctx.cal.addDays(ctx.cal.today, -6) && date <= ctx.cal.today)
+        wateredDays.add(date);
+    }
+  }
+  const skipInput: SkipCheckInput = {
+    now_epoch: ctx.now,
+    timezone: ctx.timezone,
+    rules: ctx.rules,
+    weather: input.weather,
+    hourly: input.forecast.hourly,
+    daily: input.forecast.daily,
+    past_rain: ctx.past_dates.map((date) => {
+      const r = ctx.past_rain.get(date);
+      return { date_local: date, rain_in: r && r.rain_mm !== null ? r.rain_mm / 25.4 : null };
+    }),
+    pause_until_epoch: input.controls.pause_until_epoch,
+    run_window: skipRunWindow,
+    soil_temp_probe: null,
+    zones: zones.filter((z) => z.complete).map((z) => z.slug),
+    watered_days: [...wateredDays].sort(),
+    soil_probe_configured: Object.fromEntries(zones.map((z) => [z.slug, z.soil_probe_configured])),
+    soil_probe_holds: {},
+  };
+  const skip = evaluateSkipCheck(skipInput);
+  const seven = sevenDayVerdicts(skipInput, skip);
+  const slice = irrigationForecastSlice(skipInput);
+  const verdicts: SkipLike[] = ctx.dates.map((_, d) => {
+    const v = seven[d];
+    if (d === 0) return { verdict: skip.verdict, reason_code: skip.reason_code, reason: skip.reason };
+    return v
+      ? {
+          verdict: v.verdict,
+          reason_code: v.reason_code,
+          reason: v.reason,
+          rain_evidence_incomplete: v.rain_evidence_incomplete,
+        }
+      : { verdict: 'unknown', reason_code: 'no_verdict', reason: 'no forecast verdict for the day' };
+  });
+
+  // Pass 2: the real plan.
+  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts));
+  return assembleOutput({ ctx, plans, ledgers, skip, seven, slice, provisionalWindow: skipRunWindow });
+}
+
+export function buildContext(input: EngineInput): EngineContext {
+  const cal = localCalendar(input.timezone, input.nowEpoch);
+  const cfg = input.config;
+  const lat = cfg.deployment.location.lat;
+  const lon = cfg.deployment.location.lon;
+  const elevation = cfg.deployment.location.elevation_m ?? null;
+  const method = cfg.engine.et0_method as Et0Method;
+  const daily = indexDaily(input.forecast.daily);
+  const pastDaily = indexDaily(input.forecast.past_daily);
+  const dates = Array.from({ length: 7 }, (_, d) => cal.addDays(cal.today, d));
+
+  // Past days: every date before today the archive or the gauge covers, from the oldest one on
+  // (a gap day inside the span stays in the replay as a day of unknown evidence).
+  const pastKnown = [...pastDaily.keys(), ...input.gaugeDailyRain.keys()].filter((d) => d < cal.today).sort();
+  const past_dates: string[] = [];
+  if (pastKnown.length > 0) {
+    for (let date = pastKnown[0] as string; date < cal.today; date = cal.addDays(date, 1))
+      past_dates.push(date);
+  }
+  const et0_by_date = new Map<string, Et0Day>();
+  const site = { lat, elevation_m: elevation };
+  for (const date of past_dates) et0_by_date.set(date, et0ForDay(pastDaily.get(date), date, method, site));
+  for (const date of dates) et0_by_date.set(date, et0ForDay(daily.get(date), date, method, site));
+
+  const past_rain = new Map<string, RainEvidence>();
+  const trailingStart = cal.addDays(cal.today, -7);
+  const allPast = new Set([...past_dates]);
+  for (let date = trailingStart; date < cal.today; date = cal.addDays(date, 1)) allPast.add(date);
+  for (const date of allPast) past_rain.set(date, observedRain(date, input, pastDaily));
+
+  const forecast_rain_mm = new Map<string, number | null>();
+  for (const date of dates) {
+    const v = daily.get(date)?.precip_sum_in;
+    forecast_rain_mm.set(
+      date,
+      v === null || v === undefined || !Number.isFinite(v) || v < 0 ? null : v * 25.4 * input.bias.multiplier,
+    );
+  }
+  const next24 = rainOverInterval(input.forecast.hourly, input.nowEpoch, input.nowEpoch + 24 * HOUR_S).value;
+
+  return {
+    input,
+    cal,
+    now: input.nowEpoch,
+    timezone: input.timezone,
+    lat,
+    lon,
+    elevation_m: elevation,
+    et0_method: method,
+    capture_efficiency: cfg.engine.capture_efficiency,
+    soak_minutes: cfg.engine.soak_minutes,
+    rules: effectiveSkipRules(cfg.engine.skip_rules, input.controls),
+    dates,
+    past_dates,
+    daily,
+    past_daily: pastDaily,
+    et0_by_date,
+    past_rain,
+    forecast_rain_mm,
+    next24h_rain_mm: next24 === null ? null : next24 * 25.4,
+    bias: input.bias,
+    // The config has no restriction rules yet: every weekday is allowed.
+    allowed_days: restrictionAllowedDays(null),
+  };
+}
+
+/** A past day's rain: the gauge when it measured, else the forecast archive (model evidence), else unknown. */
+function observedRain(date: string, input: EngineInput, pastDaily: Map<string, DailyEntry>): RainEvidence {
+  const gauge = input.gaugeDailyRain.get(date);
+  if (gauge !== undefined && Number.isFinite(gauge) && gauge >= 0)
+    return { rain_mm: gauge * 25.4, source: 'gauge' };
+  const archive = pastDaily.get(date)?.precip_sum_in;
+  if (archive !== null && archive !== undefined && Number.isFinite(archive) && archive >= 0) {
+    return { rain_mm: archive * 25.4, source: 'model_archive' };
+  }
+  return { rain_mm: null, source: 'none' };
+}

@@ -1,0 +1,58 @@
+import type { RaincheckConfig } from '../../config/schema';
+import type { ForecastSnapshot } from '../../forecast/types';
+import type { CurrentWeatherSample } from '../../weather/weather-service';
+import type { WeatherSnapshot } from '../../weather/snapshot';
+import type { ControlsState } from '../controls/types';
+import type { RunRecord } from '../../store/runs';
+import type { IrrigationSnapshot } from '../snapshot-schema';
+
+/**
+ * Everything the irrigation engine decides from. The engine is a pure
+ * function of this value: the IrrigationService gathers it (config, the two
+ * snapshots, run evidence from the ledger, persisted controls, the clock) and
+ * the simulate route builds one from a supplied scenario.
+ */
+export interface EngineInput {
+  nowEpoch: number;
+  config: RaincheckConfig;
+  /** The deployment's IANA zone (configured, else derived from lat/lon). */
+  timezone: string;
+  weather: WeatherSnapshot;
+  currentWeather: Record<string, CurrentWeatherSample> | null;
+  forecast: ForecastSnapshot;
+  /** This month's learned forecast rain bias. */
+  bias: { multiplier: number; sample_count: number; trained: boolean };
+  /** Run records of the last 15 days (ledger evidence; dry-run and skip rows included, flagged by source/status). */
+  runs: readonly RunRecord[];
+  /** Gauge rain totals by local date (`YYYY-MM-DD` -> inches) for the days the station measured. */
+  gaugeDailyRain: ReadonlyMap<string, number>;
+  controls: ControlsState;
+  /** A persistence database is mounted (controls survive restarts). */
+  controlsPersisted: boolean;
+  /** Per zone: whether its controller reports a zone running (`running_known` false when it cannot tell). */
+  zoneRunning?: ReadonlyMap<
+    string,
+    { running: boolean; running_known: boolean; observed_epoch: number | null }
+  >;
+}
+
+/** The engine's answer: the irrigation snapshot (spec 2.5) and what it decided today per zone. */
+export interface EngineOutput {
+  snapshot: IrrigationSnapshot;
+  /** Today's daily decision record (spec 2.5 "Daily decision"), for the history routes. */
+  decision: {
+    date_local: string;
+    epoch: number;
+    kind: string;
+    zones: {
+      zone: string;
+      name: string;
+      reason_code: string;
+      reason: string;
+      water_need: string;
+      planned_seconds: number;
+    }[];
+  };
+  /** The overall verdict, for verdict-transition records. */
+  verdict: string;
+}

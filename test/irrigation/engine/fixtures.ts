@@ -1,0 +1,76 @@
+import { configSchema, type RaincheckConfig } from '../../../server/src/config/schema';
+import { demoConfig } from '../../../server/src/config/demo-config';
+import type { DailyEntry } from '../../../server/src/forecast/types';
+import type { ForecastSnapshot } from '../../../server/src/forecast/types';
+import { neutralControls, type ControlsState } from '../../../server/src/irrigation/controls/types';
+import type { EngineInput } from '../../../server/src/irrigation/engine/types';
+import type { RunRecord } from '../../../server/src/store/runs';
+import { day, hours, NOW, stationWeather, TZ } from '../skip/fixtures';
+
+export { NOW, TZ, TODAY, dateAt, local, day, hours, HOUR } from '../skip/fixtures';
+
+/** The demo config (Orlando, six soil-model zones), parsed with defaults. */
+export function demo(patch: (raw: Record<string, unknown>) => void = () => undefined): RaincheckConfig {
+  const raw = demoConfig(null, null) as Record<string, unknown>;
+  patch(raw);
+  return configSchema.parse(raw);
+}
+
+/** Past days -count..-1, dry by default, as the forecast archive reports them. */
+export function pastDays(count = 7, values: Partial<DailyEntry> = {}): DailyEntry[] {
+  return Array.from({ length: count }, (_, i) => day(i - count, values));
+}
+
+export function forecast(values: Partial<ForecastSnapshot> = {}): ForecastSnapshot {
+  return {
+    last_refresh_epoch: NOW - 600,
+    source_reachable: true,
+    source_label: 'test model',
+    source_is_backup: false,
+    timezone: TZ,
+    daily: Array.from({ length: 8 }, (_, i) => day(i)),
+    past_daily: pastDays(),
+    hourly: hours(8),
+    ...values,
+  };
+}
+
+export function run(
+  values: Partial<RunRecord> & Pick<RunRecord, 'zone' | 'start_epoch' | 'duration_s'>,
+): RunRecord {
+  return {
+    session_id: null,
+    skip_reason: null,
+    source: 'ha_refresher',
+    status: 'completed',
+    controller_id: 'demo_controller',
+    applied_mm: null,
+    volume_gal: null,
+    note: null,
+    cycle_index: null,
+    cycle_count: null,
+    ...values,
+  };
+}
+
+export function controls(values: Partial<ControlsState> = {}): ControlsState {
+  return { ...neutralControls(), ...values };
+}
+
+/** A dry, calm June week in Orlando: every skip rule has evidence and none skips. */
+export function input(values: Partial<EngineInput> = {}): EngineInput {
+  return {
+    nowEpoch: NOW,
+    config: demo(),
+    timezone: TZ,
+    weather: stationWeather(),
+    currentWeather: null,
+    forecast: forecast(),
+    bias: { multiplier: 1, sample_count: 0, trained: false },
+    runs: [],
+    gaugeDailyRain: new Map(),
+    controls: controls(),
+    controlsPersisted: false,
+    ...values,
+  };
+}
