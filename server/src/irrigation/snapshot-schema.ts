@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCHEDULING_MODELS } from '../config/schema';
+import { TOMORROW_MODES } from './controls/types';
 
 /**
  * The irrigation wire shapes of spec section 2.5 (plus the current weather
@@ -48,7 +49,7 @@ export const TODAY_WINDOW_KINDS = ['pre_dawn', 'post_sunrise'] as const;
 export const todayWindowKindSchema = z.enum(TODAY_WINDOW_KINDS);
 
 /** Spec 2.5 irrigation snapshot `override_tomorrow`; spec 3 "Override tomorrow". */
-export const OVERRIDE_TOMORROW_VALUES = ['none', 'skip', 'run'] as const;
+export const OVERRIDE_TOMORROW_VALUES = TOMORROW_MODES;
 export const overrideTomorrowSchema = z.enum(OVERRIDE_TOMORROW_VALUES);
 
 /** Spec 2.5 water budget row `observed_rain_source`. */

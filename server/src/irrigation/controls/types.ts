@@ -1,12 +1,11 @@
-import { OVERRIDE_TOMORROW_VALUES } from '../snapshot-schema';
-
 /**
  * The irrigation controls (spec 2.5, 3, 4.4): value sets and the state they
  * make up, shared by action validation, the store and the precedence resolver.
  */
 
 /** Spec 3 "Override tomorrow" (the snapshot's `override_tomorrow` values). */
-export const TOMORROW_MODES = OVERRIDE_TOMORROW_VALUES;
+// Defined here, not taken from snapshot-schema: importing that would build every zod schema at boot.
+export const TOMORROW_MODES = ['none', 'skip', 'run'] as const;
 export type TomorrowMode = (typeof TOMORROW_MODES)[number];
 
 /** Spec 3 "Global and per-zone override". */
