@@ -1,4 +1,5 @@
 import coldStart from './cold-start.mjs';
+import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
@@ -21,4 +22,12 @@ import tempestUdpIngest from './tempest-udp-ingest.mjs';
  * measured `value` in the budget's unit; `display` is the summary text. A
  * throw counts as a failed budget.
  */
-export default [coldStart, idleRss, infoThroughput, tempestUdpIngest, sseFanout, forecastArchive];
+export default [
+  coldStart,
+  idleRss,
+  infoThroughput,
+  tempestUdpIngest,
+  sseFanout,
+  forecastArchive,
+  engineRecompute,
+];

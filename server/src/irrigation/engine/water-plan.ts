@@ -446,7 +446,7 @@ export function planZone(
 
 function controlFor(slug: string, date: string, d: number, ctx: EngineContext): ControlResolution {
   let runEpoch = ctx.now;
-  if (d > 0) runEpoch = sunriseEpoch(date, ctx.timezone, ctx.lat, ctx.lon) ?? ctx.cal.dayStart(date);
+  if (d > 0) runEpoch = sunriseOf(date, ctx) ?? ctx.cal.dayStart(date);
   return resolveControls({
     controls: ctx.input.controls,
     zone: slug,
@@ -466,3 +466,13 @@ function describe(r: DepletionRange): string {
 }
 
 export type { CompleteZone };
+
+/** Sunrise per date, computed once per recompute (a context) rather than per zone and pass. */
+const sunrises = new WeakMap<EngineContext, Map<string, number | null>>();
+
+function sunriseOf(date: string, ctx: EngineContext): number | null {
+  let byDate = sunrises.get(ctx);
+  if (!byDate) sunrises.set(ctx, (byDate = new Map()));
+  if (!byDate.has(date)) byDate.set(date, sunriseEpoch(date, ctx.timezone, ctx.lat, ctx.lon));
+  return byDate.get(date) ?? null;
+}

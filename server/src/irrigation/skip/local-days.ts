@@ -35,15 +35,37 @@ export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar
     }
     return dt.startOf('day');
   };
-  const dateOf = (epoch: number): string => DateTime.fromSeconds(epoch, { zone }).toISODate() ?? '';
+  // One recompute asks for the same few dates thousands of times (every zone, every pass):
+  // the answers never change for a calendar, so each is computed once.
+  const dateOf = memo((epoch: number): string => DateTime.fromSeconds(epoch, { zone }).toISODate() ?? '');
+  const addDays = memo((key: string): string => {
+    const [date = '', days = '0'] = key.split('|');
+    return (
+      day(date)
+        .plus({ days: Number(days) })
+        .toISODate() ?? ''
+    );
+  });
+  const dayStart = memo((date: string): number => day(date).toSeconds());
+  const dayEnd = memo((date: string): number => day(date).plus({ days: 1 }).toSeconds());
 
   return {
     timezone,
     today: dateOf(nowEpoch),
     dateOf,
-    addDays: (date, days) => day(date).plus({ days }).toISODate() ?? '',
-    dayStart: (date) => day(date).toSeconds(),
-    dayEnd: (date) => day(date).plus({ days: 1 }).toSeconds(),
+    addDays: (date, days) => addDays(`${date}|${days}`),
+    dayStart,
+    dayEnd,
     formatLocal: (epoch) => DateTime.fromSeconds(epoch, { zone }).toFormat('ccc LLL d, HH:mm'),
+  };
+}
+
+function memo<K, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key) => {
+    if (cache.has(key)) return cache.get(key) as V;
+    const value = compute(key);
+    cache.set(key, value);
+    return value;
   };
 }
