@@ -197,6 +197,20 @@ export const skipRulesSchema = z.strictObject({
   frost_skip_soil_f: z.number().min(-20).max(70).default(35.0),
 });
 
+const weekday = z.number().int().min(0).max(6);
+
+/** Watering restrictions from the water utility (Sun=0); both rules apply together. */
+export const restrictionsSchema = z.strictObject({
+  allowed_weekdays: z.array(weekday).nullish(),
+  address_parity: z
+    .strictObject({
+      house_number: z.number().int().min(0),
+      odd_weekdays: z.array(weekday).min(1),
+      even_weekdays: z.array(weekday).min(1),
+    })
+    .nullish(),
+});
+
 export const engineSchema = z.strictObject({
   capture_efficiency: z.number().gt(0).max(1).default(0.7),
   session_rain_defer_in: z.number().min(0).max(10).default(0.1),
@@ -211,6 +225,8 @@ export const engineSchema = z.strictObject({
   field_source_chains: z.record(z.string(), z.array(z.string())).default({}),
   /** The saved forecast provider pin (a source id), null = automatic. */
   forecast_provider: z.string().nullish(),
+  /** Weekdays local watering rules allow; absent allows every day. */
+  restrictions: restrictionsSchema.nullish(),
   /** Days of sensor readings kept for /weather/history and /weather/readings. */
   history_retention_days: z.number().int().min(1).max(3650).default(90),
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { interpolateDocument } from './interpolate';
 import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './json-walk';
 import { controllerKind, sourceKind } from './kinds';
+import { restrictionAllowedDays } from './restrictions';
 import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
 
 /**
@@ -232,6 +233,15 @@ function checkReferences(
         message: `zone "${slug}" names controller "${zone.controller_id}", which is not configured`,
       });
     }
+  }
+
+  const restrictions = config.engine.restrictions;
+  if (restrictions && restrictionAllowedDays(restrictions).length === 0) {
+    errors.push({
+      code: 'restrictions_no_weekday',
+      path: '$.engine.restrictions',
+      message: 'these watering restrictions together allow no weekday; nothing could ever water',
+    });
   }
 
   const sourceIds = new Set(config.sources.map((s) => s.id));

@@ -415,7 +415,10 @@ function emptyTrack(track: string, label: string): TrackState {
 export function requestFor(applied: AppliedConfig): ForecastRequest {
   const { location, timezone } = applied.config.deployment;
   const openMeteo = applied.config.sources.find((s: SourceEntry) => s.kind === 'open_meteo');
-  const pastDays = typeof openMeteo?.config.past_days === 'number' ? openMeteo.config.past_days : 3;
+  // The demo has no history; a week of replayed past days lets the engine's water balance settle.
+  const fallbackPastDays = applied.config.features.demo_mode ? 7 : 3;
+  const pastDays =
+    typeof openMeteo?.config.past_days === 'number' ? openMeteo.config.past_days : fallbackPastDays;
   return {
     lat: location.lat,
     lon: location.lon,

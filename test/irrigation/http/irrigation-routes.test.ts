@@ -133,3 +133,23 @@ describe('simulate, explanation, stream', () => {
     expect(text).toContain('"water_plan"');
   });
 });
+
+describe('watering restrictions', () => {
+  it('come from engine.restrictions, and rules that allow no weekday are refused', async () => {
+    const booted = await services.boot({ env: { DEMO: '1' } });
+    const server = booted.service.server;
+    const config = (await request(server).get('/api/v1/config').expect(200)).body;
+    config.engine = { ...config.engine, restrictions: { allowed_weekdays: [3, 6] } };
+    await request(server).put('/api/v1/config').send(config).expect(200);
+    const snapshot = await request(server).get('/api/v1/irrigation/snapshot').expect(200);
+    expect(snapshot.body.restriction_allowed_days).toEqual([3, 6]);
+
+    config.engine.restrictions = {
+      allowed_weekdays: [3],
+      address_parity: { house_number: 12, odd_weekdays: [3], even_weekdays: [4] },
+    };
+    const refused = await request(server).put('/api/v1/config').send(config).expect(422);
+    const codes = refused.body.validation.errors.map((e: { code: string }) => e.code);
+    expect(codes).toContain('restrictions_no_weekday');
+  });
+});

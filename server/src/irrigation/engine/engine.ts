@@ -166,7 +166,7 @@ export function buildContext(input: EngineInput): EngineContext {
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
     // The config has no restriction rules yet: every weekday is allowed.
-    allowed_days: restrictionAllowedDays(null),
+    allowed_days: restrictionAllowedDays(input.config.engine.restrictions ?? null),
   };
 }
 

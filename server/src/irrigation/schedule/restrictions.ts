@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ALL_WEEKDAYS, restrictionAllowedDays } from '../../config/restrictions';
+import { restrictionsSchema } from '../../config/schema';
 
 /**
  * Watering restrictions (spec 2.5 `restriction_allowed_days`): the weekdays
@@ -19,7 +21,7 @@ import { z } from 'zod';
  * that skipped it.
  */
 
-export const ALL_WEEKDAYS: readonly number[] = [0, 1, 2, 3, 4, 5, 6];
+export { ALL_WEEKDAYS };
 
 const weekday = z.number().int().min(0).max(6);
 
@@ -29,10 +31,8 @@ export const addressParitySchema = z.strictObject({
   even_weekdays: z.array(weekday).min(1),
 });
 
-const rulesShape = z.strictObject({
-  allowed_weekdays: z.array(weekday).nullish(),
-  address_parity: addressParitySchema.nullish(),
-});
+// The config's own shape (engine.restrictions), so the engine and the validator read one definition.
+const rulesShape = restrictionsSchema;
 
 export type RestrictionRules = z.output<typeof rulesShape>;
 
@@ -43,23 +43,9 @@ export const restrictionRulesSchema = rulesShape.superRefine((rules, ctx) => {
   }
 });
 
-/** Sorted, distinct weekdays the rules allow. */
-export function restrictionAllowedDays(rules: RestrictionRules | null | undefined): number[] {
-  let days = new Set<number>(ALL_WEEKDAYS);
-  const listed = rules?.allowed_weekdays;
-  if (listed && listed.length > 0) days = intersect(days, listed);
-  const parity = rules?.address_parity;
-  if (parity)
-    days = intersect(days, parity.house_number % 2 === 1 ? parity.odd_weekdays : parity.even_weekdays);
-  return [...days].sort((a, b) => a - b);
-}
+export { restrictionAllowedDays };
 
 /** Whether `weekday` (Sun=0) is allowed by an allowed-days list; [] allows every day, as in nextRun. */
 export function isWeekdayAllowed(allowedDays: readonly number[], weekday: number): boolean {
   return allowedDays.length === 0 || allowedDays.includes(weekday);
-}
-
-function intersect(days: Set<number>, allowed: readonly number[]): Set<number> {
-  const keep = new Set(allowed);
-  return new Set([...days].filter((d) => keep.has(d)));
 }
