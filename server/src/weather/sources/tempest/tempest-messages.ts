@@ -452,27 +452,8 @@ export const TEMPEST_PROVIDES: readonly WeatherField[] = [
 const SENSORS_BY_PREFIX: Record<string, { model: string; sensors: WeatherField[] }> = {
   ST: {
     model: 'Tempest',
-    sensors: [
-      'air_temp_f',
-      'rh_pct',
-      'pressure_inhg',
-      'wind_lull_mph',
-      'wind_avg_mph',
-      'wind_gust_mph',
-      'wind_dir_deg',
-      'rapid_wind_mph',
-      'rapid_wind_dir',
-      'illuminance_lx',
-      'uv_index',
-      'solar_w_m2',
-      'rain_in_last_min',
-      'rain_in_today',
-      'rain_intensity_in_hr',
-      'precip_type',
-      'lightning_count_last_min',
-      'lightning_avg_dist_mi',
-      'battery_v',
-    ],
+    // Everything the source provides except the hour's strike count, which the service derives.
+    sensors: TEMPEST_PROVIDES.filter((f) => f !== 'lightning_strikes_last_hour'),
   },
   AR: {
     model: 'AIR',
