@@ -334,3 +334,32 @@ describe('weekly model', () => {
     expect(irrigationSnapshotSchema.safeParse(out.snapshot).success).toBe(true);
   });
 });
+
+describe('engine.session_rain_defer_in', () => {
+  it('defers a session on a day forecast to get at least that much rain, and not below it', () => {
+    const cfg = demo((raw) => {
+      raw['zones'] = {
+        lawn: {
+          species: 'other',
+          soil_texture: 'loam',
+          precip_rate_mm_hr: 20,
+          max_run_minutes: 360,
+          scheduling_model: 'weekly',
+          weekly_budget_in: 1.0,
+          sessions_per_week: 7,
+        },
+      };
+    });
+    // Day 2 gets 0.12 in (>= 0.10, below rain_skip_in 0.25); day 4 gets 0.09 in (below 0.10).
+    const daily = Array.from({ length: 10 }, (_, i) =>
+      day(i, i === 2 ? { precip_sum_in: 0.12 } : i === 4 ? { precip_sum_in: 0.09 } : {}),
+    );
+    const out = computeIrrigation(input({ config: cfg, forecast: forecast({ daily }) }));
+    expect(zonePlan(out, 'lawn', 2)).toMatchObject({
+      planned_seconds: 0,
+      reason_code: 'session_rain_deferred',
+    });
+    expect(zonePlan(out, 'lawn', 2).reason).toContain('0.12 in');
+    expect(zonePlan(out, 'lawn', 4).reason_code).not.toBe('session_rain_deferred');
+  });
+});

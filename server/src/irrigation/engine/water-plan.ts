@@ -335,6 +335,11 @@ export function planZone(
         d === 0
           ? 'the next 24 hours of forecast rain are incomplete: the rain credit cannot be known, watering deferred'
           : 'forecast rain evidence for the day is incomplete: watering deferred';
+    } else if (!forced && depthMm > 0 && sessionRainDefers(date, ctx)) {
+      const rainIn = ctx.daily.get(date)?.precip_sum_in ?? 0;
+      code = 'session_rain_deferred';
+      const threshold = ctx.input.config.engine.session_rain_defer_in;
+      reason = `${rainIn.toFixed(2)} in of rain forecast for ${date} reaches session_rain_defer_in (${threshold.toFixed(2)} in): the session waits for it`;
     } else if (depthMm <= 0) {
       code = forced ? `${control.reason_code}_nothing_missing` : 'forecast_rain_covers';
       reason = forced
@@ -475,4 +480,15 @@ function sunriseOf(date: string, ctx: EngineContext): number | null {
   if (!byDate) sunrises.set(ctx, (byDate = new Map()));
   if (!byDate.has(date)) byDate.set(date, sunriseEpoch(date, ctx.timezone, ctx.lat, ctx.lon));
   return byDate.get(date) ?? null;
+}
+
+/**
+ * `engine.session_rain_defer_in`: a session on a day whose forecast rain (a
+ * complete daily sum) reaches it waits for that rain instead of watering
+ * ahead of it. Unknown rain defers nothing here; the skip check already holds
+ * days whose rain evidence is incomplete.
+ */
+function sessionRainDefers(date: string, ctx: EngineContext): boolean {
+  const rainIn = ctx.daily.get(date)?.precip_sum_in;
+  return typeof rainIn === 'number' && rainIn >= ctx.input.config.engine.session_rain_defer_in;
 }
