@@ -61,11 +61,11 @@ export class IrrigationService implements Module {
   }
 
   async start(): Promise<void> {
-    for (const event of ['weather.snapshot', 'forecast.snapshot'] as const) {
-      this.unsubscribers.push(this.deps.bus.on(event, () => this.schedule()));
-    }
-    // A saved config is the user's change: the snapshot reflects it at once.
+    this.unsubscribers.push(this.deps.bus.on('weather.snapshot', () => this.schedule()));
+    // A saved config (the user's change) and a new forecast (every 30 minutes, and the
+    // first one right after boot) are rare: the snapshot reflects them at once.
     this.unsubscribers.push(this.deps.bus.on('config.changed', () => this.recompute()));
+    this.unsubscribers.push(this.deps.bus.on('forecast.snapshot', () => this.recompute()));
     this.recompute();
     this.tick = setInterval(() => this.schedule(), TICK_MS);
     this.tick.unref();
