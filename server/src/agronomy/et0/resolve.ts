@@ -78,11 +78,8 @@ export interface DailyEt0Input {
   angstromBs?: number;
 }
 
-/** The daily terms shared by FAO-56 PM (eq. 6) and the ASCE standardized equation. */
-export interface DailyTerms {
-  tMaxC: number;
-  tMinC: number;
-  tMeanC: number;
+/** Site, atmosphere, vapour and wind terms every timestep shares. */
+export interface SharedTerms {
   latitudeRad: number;
   dayOfYear: number;
   elevationM: number;
@@ -95,6 +92,13 @@ export interface DailyTerms {
   vpdKpa: number;
   u2Ms: number;
   windSource: WindSource;
+}
+
+/** The daily terms shared by FAO-56 PM (eq. 6) and the ASCE standardized equation. */
+export interface DailyTerms extends SharedTerms {
+  tMaxC: number;
+  tMinC: number;
+  tMeanC: number;
   inverseRelativeDistance: number;
   declinationRad: number;
   sunsetHourAngleRad: number;
@@ -321,20 +325,8 @@ export interface HourlyEt0Input {
 }
 
 /** Hourly terms shared by FAO-56 eq. 53 and the ASCE hourly equation. */
-export interface HourlyTerms {
+export interface HourlyTerms extends SharedTerms {
   tempC: number;
-  latitudeRad: number;
-  dayOfYear: number;
-  elevationM: number;
-  pressureKpa: number;
-  gammaKpaPerC: number;
-  deltaKpaPerC: number;
-  esKpa: number;
-  eaKpa: number;
-  eaSource: VapourPressureSource;
-  vpdKpa: number;
-  u2Ms: number;
-  windSource: WindSource;
   solarTimeAngleRad: number;
   omega1Rad: number;
   omega2Rad: number;
