@@ -10,7 +10,7 @@ import {
   type ForecastRequest,
   type HourlyEntry,
 } from '../../../server/src/forecast/types';
-import { json, LoopbackPeer, rejection, type PeerHandler } from './peer';
+import { json, LoopbackPeer, rejection, type PeerHandler } from '../../helpers/loopback-peer';
 
 /**
  * MET Norway Locationforecast 2.0 `compact` against a loopback peer.

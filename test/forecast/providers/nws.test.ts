@@ -10,7 +10,14 @@ import {
   type HourlyEntry,
 } from '../../../server/src/forecast/types';
 import { NWS_DEFAULT_USER_AGENT } from '../../../server/src/weather/sources/nws/observation';
-import { json, LoopbackPeer, rejection, type PeerHandler, type PeerReply, type SeenRequest } from './peer';
+import {
+  json,
+  LoopbackPeer,
+  rejection,
+  type PeerHandler,
+  type PeerReply,
+  type SeenRequest,
+} from '../../helpers/loopback-peer';
 
 /**
  * api.weather.gov forecast flow against a loopback peer.

@@ -9,7 +9,7 @@ import {
   type ForecastRequest,
   type HourlyEntry,
 } from '../../../server/src/forecast/types';
-import { json, LoopbackPeer, refusedBaseUrl, rejection, type PeerHandler } from './peer';
+import { json, LoopbackPeer, refusedBaseUrl, rejection, type PeerHandler } from '../../helpers/loopback-peer';
 
 /**
  * Open-Meteo `/v1/forecast` against a loopback peer.

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { ManualClock } from '../../../server/src/core/clock';
 import { FORECAST_CACHE_FILE } from '../../../server/src/main';
 import { bootService, makeDataDir, serviceTracker } from '../../helpers/service';
-import { refusedBaseUrl } from '../providers/peer';
+import { refusedBaseUrl } from '../../helpers/loopback-peer';
 import { configDocument, configToml, localEpoch, MODEL_HOURLY, startPeers, until } from './peers';
 
 /**

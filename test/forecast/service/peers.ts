@@ -12,7 +12,7 @@ import { ForecastService } from '../../../server/src/forecast/forecast-service';
 import { createForecastFactory } from '../../../server/src/forecast/plan';
 import { Store } from '../../../server/src/store/store';
 import { loopbackOnlyFetch } from '../../helpers/service';
-import { json, LoopbackPeer, type PeerReply, type SeenRequest } from '../providers/peer';
+import { json, LoopbackPeer, type PeerReply, type SeenRequest } from '../../helpers/loopback-peer';
 
 /**
  * Loopback peers speaking the Open-Meteo `/v1/forecast` and NWS

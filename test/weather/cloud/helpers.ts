@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { ManualClock } from '../../../server/src/core/clock';
@@ -13,81 +11,14 @@ import type {
   SourceSink,
 } from '../../../server/src/weather/source';
 
-/** One request as the loopback peer saw it. */
-export interface SeenRequest {
-  method: string;
-  /** Path and query exactly as sent. */
-  url: string;
-  path: string;
-  query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
-}
-
-export interface PeerReply {
-  status: number;
-  body: string;
-  contentType?: string;
-  /** Hold the request open and never answer (timeouts). */
-  hang?: boolean;
-}
-
-export type PeerHandler = (req: SeenRequest) => PeerReply;
-
-/** A small HTTP server on 127.0.0.1 that answers like the provider and records what it was asked. */
-export class LoopbackPeer {
-  readonly requests: SeenRequest[] = [];
-  private server: http.Server | null = null;
-  baseUrl = '';
-
-  constructor(public handler: PeerHandler) {}
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://loopback');
-      const seen: SeenRequest = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        path: url.pathname,
-        query: url.searchParams,
-        headers: req.headers,
-      };
-      this.requests.push(seen);
-      const reply = this.handler(seen);
-      if (reply.hang) return;
-      res.writeHead(reply.status, { 'content-type': reply.contentType ?? 'application/json; charset=utf-8' });
-      res.end(reply.body);
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.address() as AddressInfo;
-    this.baseUrl = `http://127.0.0.1:${port}`;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    this.server = null;
-  }
-}
-
-export function json(
-  status: number,
-  body: unknown,
-  contentType = 'application/json; charset=utf-8',
-): PeerReply {
-  return { status, body: JSON.stringify(body), contentType };
-}
-
-/** A base URL nothing listens on (a port that was just freed). */
-export async function refusedBaseUrl(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+export {
+  json,
+  LoopbackPeer,
+  refusedBaseUrl,
+  type PeerHandler,
+  type PeerReply,
+  type SeenRequest,
+} from '../../helpers/loopback-peer';
 
 /** Records what a source hands over. */
 export class RecordingSink implements SourceSink {
