@@ -124,6 +124,8 @@ export class HaPeer {
   readonly ignoreCommands = new Set<string>();
   /** `domain.service` names answered with `service_not_found`. */
   readonly rejectServices = new Set<string>();
+  /** `domain.service` names answered with this HA error (`unauthorized`, `service_validation_error`, ...). */
+  readonly failServices = new Map<string, { code: string; message: string }>();
   token: string;
   readonly haVersion: string;
   config: Record<string, unknown>;
@@ -348,8 +350,11 @@ export class HaPeer {
           return_response: message.return_response as boolean | undefined,
         };
         this.calls.push(call);
+        const failure = this.failServices.get(`${call.domain}.${call.service}`);
         if (this.rejectServices.has(`${call.domain}.${call.service}`)) {
           this.error(client, id, 'service_not_found', `Action ${call.domain}.${call.service} not found.`);
+        } else if (failure) {
+          this.error(client, id, failure.code, failure.message);
         } else {
           this.result(client, id, { context: context(), response: null });
         }

@@ -9,6 +9,8 @@ export interface SeenRequest {
   path: string;
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
+  /** The request body as text ('' when none). */
+  body: string;
 }
 
 export interface PeerReply {
@@ -31,14 +33,17 @@ export class LoopbackPeer {
   constructor(public handler: PeerHandler) {}
 
   async start(): Promise<this> {
-    this.server = http.createServer((req, res) => {
+    this.server = http.createServer(async (req, res) => {
       const url = new URL(req.url ?? '/', 'http://loopback');
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
       const seen: SeenRequest = {
         method: req.method ?? '',
         url: req.url ?? '',
         path: url.pathname,
         query: url.searchParams,
         headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
       };
       this.requests.push(seen);
       const reply = this.handler(seen, this.baseUrl);
