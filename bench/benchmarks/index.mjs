@@ -1,6 +1,7 @@
 import coldStart from './cold-start.mjs';
 import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
+import history from './history.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
 import sseFanout from './sse-fanout.mjs';
@@ -20,7 +21,8 @@ import tempestUdpIngest from './tempest-udp-ingest.mjs';
  * run() prints its figures through report(label, text), cleans up what it
  * started (the harness kills leftovers on exit anyway), and returns the
  * measured `value` in the budget's unit; `display` is the summary text. A
- * throw counts as a failed budget.
+ * throw counts as a failed budget. A module measuring several figures over
+ * one fixture (history.mjs) exports an array of them, spread in below.
  */
 export default [
   coldStart,
@@ -30,4 +32,5 @@ export default [
   sseFanout,
   forecastArchive,
   engineRecompute,
+  ...history,
 ];

@@ -43,7 +43,16 @@ import type { RadarService } from './radar/radar-service';
 import { computeIrrigation } from './irrigation/engine/engine';
 import { IrrigationService } from './irrigation/irrigation-service';
 import { irrigationRoutes } from './http/routes/irrigation';
+import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
+import { ControllerManager } from './controllers/controller-manager';
+import { builtinControllerKinds } from './controllers/index';
+import { registerWithConfigValidator as registerControllerKinds } from './controllers/kinds';
+import { Dispatcher } from './irrigation/dispatch/dispatcher';
+import { RunLedger } from './irrigation/dispatch/run-ledger';
+import { RunObserver } from './irrigation/dispatch/observer';
+import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
+import { Scheduler } from './irrigation/dispatch/scheduler';
 
 /**
  * The composition root: the only place that builds modules and wires them
@@ -90,6 +99,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ...(options.sourceKinds ?? []),
   ]);
   registerWithConfigValidator(sourceKinds);
+  const controllerKinds = builtinControllerKinds();
+  registerControllerKinds(controllerKinds.values());
 
   const bus = new EventBus();
   const health = new HealthRegistry();
@@ -165,6 +176,42 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const radarService = (): RadarService =>
     (radar ??= loadRadar({ clock, logger, fetch: options.fetch ?? fetch }));
 
+  const zoneConfig = (zone: string) => config.current?.config.zones[zone];
+  const ledger = new RunLedger(store?.runs ?? null);
+  const state = store?.controls ?? null;
+  let dispatcher: Dispatcher | null = null;
+  const controllers = new ControllerManager({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    kinds: controllerKinds,
+    fetch: options.fetch ?? fetch,
+    ha: () => haLink,
+    forceDryRun: env.demo || env.dryRun,
+    busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
+  });
+  dispatcher = new Dispatcher({ clock, logger, bus, driver: controllers, ledger, zoneConfig, state });
+  const observer = new RunObserver({
+    bus,
+    logger,
+    ledger,
+    zoneConfig,
+    activeRun: (zone) => dispatcher.activeRuns().get(zone),
+  });
+  await controllers.start();
+  observer.start();
+  await reconcileOpenRuns({
+    clock,
+    logger,
+    ledger,
+    driver: controllers,
+    dispatcher,
+    observer,
+    state,
+    zoneConfig,
+  });
+
   const irrigation = new IrrigationService({
     bus,
     clock,
@@ -174,8 +221,20 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     weather,
     forecast,
     compute: computeIrrigation,
+    hardware: controllers,
   });
   await irrigation.start();
+  const scheduler = new Scheduler({
+    bus,
+    clock,
+    logger,
+    dispatcher,
+    driver: controllers,
+    ledger,
+    snapshot: () => irrigation.snapshot(),
+    state,
+  });
+  await scheduler.start();
   health.provide('engine', () =>
     config.current
       ? irrigation.latestOutput()
@@ -206,6 +265,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     weather,
     forecast,
     irrigation,
+    dispatcher,
     sourceKinds,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
@@ -231,6 +291,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     forecastRoutes(deps),
     radarRoutes(radarService),
     irrigationRoutes(deps),
+    irrigationHistoryRoutes(deps),
   ]);
   await app.ready();
   const log = logger.child({ module: 'main' });
@@ -253,6 +314,10 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
       await app.close();
+      await scheduler.stop();
+      await dispatcher.shutdown();
+      observer.stop();
+      await controllers.stop();
       await irrigation.stop();
       await weather.stop();
       await forecast.stop();

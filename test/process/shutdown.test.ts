@@ -1,46 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, LAUNCHER, waitHealthy } from '../helpers/process';
 
 /**
  * The built service as Home Assistant runs it: started through bin/raincheck,
  * stopped with SIGTERM. It must end open SSE streams, close the database
  * (checkpointing the WAL) and exit 0. `npm test` builds dist/ first.
  */
-
-const LAUNCHER = path.join(__dirname, '..', '..', 'bin', 'raincheck');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function get(port: number, route: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get({ host: '127.0.0.1', port, path: route }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      })
-      .on('error', reject);
-  });
-}
-
-async function waitHealthy(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`service exited early with ${child.exitCode}`);
-    if ((await get(port, '/api/v1/health').catch(() => 0)) === 200) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('service did not become healthy');
-}
 
 describe('bin/raincheck and SIGTERM', () => {
   it('ends SSE streams, closes the database and exits 0', async () => {

@@ -17,6 +17,21 @@ export interface BusEvents {
   'forecast.snapshot': ForecastSnapshot;
   /** The irrigation snapshot after a recompute. */
   'irrigation.snapshot': IrrigationSnapshot;
+  /** A run record was written or changed (zone null: several zones). */
+  'runs.changed': { zone: string | null };
+  /** A controller's state was read (polled or pushed); zones keyed by slug. */
+  'controller.status': ControllerStatusEvent;
+}
+
+export interface ControllerStatusEvent {
+  controller_id: string;
+  /** Dry-run controllers report pretend valves: nothing to observe. */
+  simulated: boolean;
+  observed_epoch: number;
+  zones: Record<string, { running: boolean; remaining_s: number | null }>;
+  water_level_pct: number | null;
+  flow_rate_gpm: number | null;
+  flow_total_gal_today: number | null;
 }
 
 export type BusEventName = keyof BusEvents;

@@ -11,6 +11,7 @@ import type { Store } from '../store/store';
 import { MERGED_SOURCE_ID, type WeatherService } from '../weather/weather-service';
 import type { ControlAction } from './controls/actions';
 import { ControlsStore, MemoryControlsBackend } from './controls/controls-store';
+import type { ZoneRunningState } from './dispatch/driver';
 import type { EngineInput, EngineOutput } from './engine/types';
 import type { IrrigationSnapshot } from './snapshot-schema';
 
@@ -28,6 +29,16 @@ const TICK_MS = 60_000;
 
 export type ComputeIrrigation = (input: EngineInput) => EngineOutput;
 
+/** What the snapshot reports from the controllers (implemented by the controller manager). */
+export interface HardwareView {
+  zoneStates(): ReadonlyMap<string, ZoneRunningState>;
+  restartReasons(): string[];
+  hardwareFacts(): Pick<
+    IrrigationSnapshot,
+    'water_level_pct' | 'water_level_capable' | 'flow_connected' | 'flow'
+  >;
+}
+
 export interface IrrigationServiceDeps {
   bus: EventBus;
   clock: Clock;
@@ -37,6 +48,8 @@ export interface IrrigationServiceDeps {
   weather: Pick<WeatherService, 'snapshot' | 'currentWeather'>;
   forecast: Pick<ForecastService, 'snapshot' | 'bias'>;
   compute: ComputeIrrigation;
+  /** Null until controllers are wired (tests of the engine alone). */
+  hardware?: HardwareView | null;
 }
 
 /** Parts of the input a simulation may replace. */
@@ -62,6 +75,9 @@ export class IrrigationService implements Module {
 
   async start(): Promise<void> {
     this.unsubscribers.push(this.deps.bus.on('weather.snapshot', () => this.schedule()));
+    this.unsubscribers.push(this.deps.bus.on('controller.status', () => this.schedule()));
+    // A run starting or ending changes the zone cards and the ledger: show it at once.
+    this.unsubscribers.push(this.deps.bus.on('runs.changed', () => this.recompute()));
     // A saved config (the user's change) and a new forecast (every 30 minutes, and the
     // first one right after boot) are rare: the snapshot reflects them at once.
     this.unsubscribers.push(this.deps.bus.on('config.changed', () => this.recompute()));
@@ -124,7 +140,7 @@ export class IrrigationService implements Module {
       return;
     }
     try {
-      const output = this.deps.compute(input);
+      const output = this.withHardware(this.deps.compute(input));
       this.latest = output;
       this.record(output);
       this.deps.bus.emit('irrigation.snapshot', output.snapshot);
@@ -151,7 +167,20 @@ export class IrrigationService implements Module {
       gaugeDailyRain: this.gaugeDailyRain(nowEpoch, timezone),
       controls: this.controls.load(),
       controlsPersisted: this.deps.store !== null,
+      ...(this.deps.hardware ? { zoneRunning: this.deps.hardware.zoneStates() } : {}),
     };
+  }
+
+  /** The controllers' own facts: restart hold, water level, flow. */
+  private withHardware(output: EngineOutput): EngineOutput {
+    const hardware = this.deps.hardware;
+    if (!hardware) return output;
+    const reasons = hardware.restartReasons();
+    Object.assign(output.snapshot, hardware.hardwareFacts(), {
+      restart_required: reasons.length > 0,
+      restart_reasons: reasons,
+    });
+    return output;
   }
 
   /** The station's daily totals: the largest merged `rain_in_today` of each local day it measured. */

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Database } from './database';
 import { fromJson, toJson, type JsonValue } from './json';
+import { JSON_BYTES } from './runs';
 
 /** One zone's line of a daily decision (spec 2.5 "Daily decision"); a type alias so it is a JsonValue. */
 export type DecisionZone = {
@@ -53,12 +54,82 @@ interface Window {
 
 const TRANSITION_COLUMNS = 'id, epoch, verdict, previous_verdict, reason';
 
+/** Keyset position in (epoch, rowid) order, the order the by-epoch indexes give without a sort. */
+export interface EpochCursor {
+  epoch: number;
+  id: number;
+}
+
+/** Before every row: the cursor of a first page. */
+export const EPOCH_CURSOR_START: Readonly<EpochCursor> = Object.freeze({
+  epoch: Number.MIN_SAFE_INTEGER,
+  id: Number.MIN_SAFE_INTEGER,
+});
+
+/** One page of daily decisions as UTF-8 JSON joined by commas (empty when no rows); `next` is null on the last page. */
+export interface DailyJsonPage {
+  json: Buffer;
+  next: EpochCursor | null;
+}
+
+interface EpochRangeParams {
+  seek_from: number;
+  after_epoch: number;
+  after_id: number;
+  until_epoch: number;
+  until_id: number;
+}
+
+interface EpochPageParams {
+  seek_from: number;
+  to: number;
+  after_epoch: number;
+  after_id: number;
+  limit: number;
+}
+
+/** A keyset page of transitions; as in RunsRepository, the search starts at the later of `from` and the cursor. */
+const TRANSITION_PAGE_SQL =
+  `SELECT ${TRANSITION_COLUMNS} FROM verdict_transitions WHERE epoch BETWEEN @seek_from AND @to ` +
+  'AND (epoch, id) > (@after_epoch, @after_id) ORDER BY epoch, id LIMIT @limit';
+
+/** The page end of daily decisions: an index-only walk of `limit` entries. */
+const DAILY_PAGE_END_SQL =
+  'SELECT epoch, rowid AS id FROM daily_decisions WHERE epoch BETWEEN @seek_from AND @to ' +
+  'AND (epoch, rowid) > (@after_epoch, @after_id) ORDER BY epoch, rowid LIMIT 1 OFFSET @limit - 1';
+
+/** Spec 2.5 Daily decision as JSON; `zones` is spliced in as stored (always written by toJson). */
+const DAILY_JSON =
+  `'{"date_local":' || json_quote(date_local) || ',"epoch":' || epoch || ` +
+  `',"kind":' || json_quote(kind) || ',"zones":' || zones || '}'`;
+
+/** Daily decisions in (after, until] as one buffer, in index order (see RANGE_FROM in runs.ts). */
+const DAILY_JSON_RANGE_SQL =
+  `SELECT ${JSON_BYTES(`group_concat(${DAILY_JSON}, ',')`)} FROM daily_decisions INDEXED BY daily_decisions_by_epoch ` +
+  'WHERE epoch BETWEEN @seek_from AND @until_epoch AND (epoch, rowid) > (@after_epoch, @after_id) ' +
+  'AND (epoch, rowid) <= (@until_epoch, @until_id)';
+
+function epochPageParams(from: number, to: number, after: EpochCursor, limit: number): EpochPageParams {
+  return {
+    seek_from: Math.max(from, after.epoch),
+    to,
+    after_epoch: after.epoch,
+    after_id: after.id,
+    limit,
+  };
+}
+
 export class DecisionsRepository {
   private readonly upsertDailyStmt: Statement<[DailyRow]>;
   private readonly dailyWindowStmt: Statement<[Window], DailyRow>;
   private readonly insertTransitionStmt: Statement<[Omit<TransitionRow, 'id'>]>;
   private readonly transitionWindowStmt: Statement<[Window], TransitionRow>;
   private readonly latestTransitionStmt: Statement<[], TransitionRow>;
+  private readonly dailyPageEndStmt: Statement<[EpochPageParams], EpochCursor>;
+  private readonly dailyJsonRangeStmt: Statement<[EpochRangeParams], Buffer>;
+  private readonly transitionPageStmt: Statement<[EpochPageParams], TransitionRow>;
+  private readonly transitionAtStmt: Statement<[number], TransitionRow>;
+  private readonly decidedDatesStmt: Statement<[string, string], string>;
 
   constructor(db: Database) {
     this.upsertDailyStmt = db.prepare<[DailyRow]>(
@@ -79,6 +150,17 @@ export class DecisionsRepository {
     this.latestTransitionStmt = db.prepare<[], TransitionRow>(
       `SELECT ${TRANSITION_COLUMNS} FROM verdict_transitions ORDER BY epoch DESC, id DESC LIMIT 1`,
     );
+    this.dailyPageEndStmt = db.prepare<[EpochPageParams], EpochCursor>(DAILY_PAGE_END_SQL);
+    this.dailyJsonRangeStmt = db.prepare<[EpochRangeParams], Buffer>(DAILY_JSON_RANGE_SQL).pluck();
+    this.transitionPageStmt = db.prepare<[EpochPageParams], TransitionRow>(TRANSITION_PAGE_SQL);
+    this.transitionAtStmt = db.prepare<[number], TransitionRow>(
+      `SELECT ${TRANSITION_COLUMNS} FROM verdict_transitions WHERE epoch <= ? ORDER BY epoch DESC, id DESC LIMIT 1`,
+    );
+    this.decidedDatesStmt = db
+      .prepare<[string, string], string>(
+        'SELECT DISTINCT date_local FROM daily_decisions WHERE date_local BETWEEN ? AND ? ORDER BY date_local',
+      )
+      .pluck();
   }
 
   /** The latest decision for a local day and kind replaces the earlier one. */
@@ -107,6 +189,44 @@ export class DecisionsRepository {
   latestTransition(): StoredVerdictTransition | null {
     const row = this.latestTransitionStmt.get();
     return row ? toTransition(row) : null;
+  }
+
+  /**
+   * One keyset page of daily decisions with epoch in [from, to], in (epoch, rowid) order,
+   * as one buffer of spec 2.5 Daily decision JSON objects built by SQLite (see
+   * RunsRepository.windowJsonPage): the page end first, then the rows up to it.
+   */
+  dailyJsonPage(from: number, to: number, after: EpochCursor, limit: number): DailyJsonPage {
+    const params = epochPageParams(from, to, after, limit);
+    const end = this.dailyPageEndStmt.get(params) ?? null;
+    const json = this.dailyJsonRangeStmt.get({
+      seek_from: params.seek_from,
+      after_epoch: after.epoch,
+      after_id: after.id,
+      until_epoch: end?.epoch ?? to,
+      until_id: end?.id ?? Number.MAX_SAFE_INTEGER,
+    });
+    return { json: json ?? Buffer.alloc(0), next: end };
+  }
+
+  /** One keyset page of transitions with epoch in [from, to], in (epoch, id) order, read as one array. */
+  transitionsPage(from: number, to: number, after: EpochCursor, limit: number): StoredVerdictTransition[] {
+    const rows: StoredVerdictTransition[] = [];
+    for (const row of this.transitionPageStmt.iterate(epochPageParams(from, to, after, limit))) {
+      rows.push(toTransition(row));
+    }
+    return rows;
+  }
+
+  /** The verdict in force at `epoch`: the latest transition at or before it. */
+  transitionAt(epoch: number): StoredVerdictTransition | null {
+    const row = this.transitionAtStmt.get(epoch);
+    return row ? toTransition(row) : null;
+  }
+
+  /** Local dates in [fromDate, toDate] (YYYY-MM-DD) for which the engine recorded a daily decision. */
+  decidedDates(fromDate: string, toDate: string): string[] {
+    return this.decidedDatesStmt.all(fromDate, toDate);
   }
 }
 

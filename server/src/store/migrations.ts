@@ -125,6 +125,15 @@ const INITIAL_SCHEMA = `
  */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial schema', up: (db) => db.exec(INITIAL_SCHEMA) },
+  {
+    version: 2,
+    name: 'run sessions and open runs are looked up directly',
+    up: (db) =>
+      db.exec(`
+        CREATE INDEX runs_by_session ON runs (session_id) WHERE session_id IS NOT NULL;
+        CREATE INDEX runs_open ON runs (status) WHERE status IN ('intended', 'running');
+      `),
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

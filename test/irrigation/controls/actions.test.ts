@@ -70,11 +70,12 @@ describe('toggle', () => {
   });
 
   it('refuses an unknown key with toggle_unknown and a non-boolean on', () => {
-    expect(errorOf({ kind: 'toggle', key: 'master_enable', on: true })).toEqual({
+    expect(errorOf({ kind: 'toggle', key: 'rain_delay', on: true })).toEqual({
       status: 400,
       code: 'toggle_unknown',
-      message: 'unknown toggle "master_enable"; expected one of irrigation_pause',
+      message: 'unknown toggle "rain_delay"; expected one of irrigation_pause, master_enable',
     });
+    expect(parse({ kind: 'toggle', key: 'master_enable', on: false }).ok).toBe(true);
     expect(errorOf({ kind: 'toggle', key: 'irrigation_pause', on: 'yes' }).code).toBe('invalid_body');
     expect(errorOf({ kind: 'toggle', key: 'irrigation_pause' }).code).toBe('invalid_body');
   });

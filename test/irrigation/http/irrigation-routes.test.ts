@@ -6,7 +6,7 @@ import { serviceTracker } from '../../helpers/service';
 /**
  * The irrigation routes over the real service in demo mode: the snapshot as
  * the spec defines it, control actions (validated, persisted, applied), the
- * 501 for controller actions this build cannot perform, simulate, the
+ * 400 for invalid valve actions, simulate, the
  * explanation and the stream.
  */
 
@@ -70,8 +70,11 @@ describe('POST /irrigation/action', () => {
     expect(unknown.body.mapped_zones).toContain('front_lawn');
     expect(unknown.body.hint).toBeTruthy();
     expect((await post({ kind: 'run_sequence_now' }).expect(400)).body.code).toBe('action_removed');
-    const run = await post({ kind: 'run', zone: 'front_lawn', seconds: 60 }).expect(501);
-    expect(run.body.code).toBe('controller_unsupported');
+    const noSeconds = await post({ kind: 'run', zone: 'front_lawn', seconds: 0 }).expect(400);
+    expect(noSeconds.body.code).toBe('invalid_body');
+    const unknownRun = await post({ kind: 'run', zone: 'nowhere', seconds: 60 }).expect(400);
+    expect(unknownRun.body.code).toBe('zone_unknown');
+    expect(unknownRun.body.mapped_zones).toContain('front_lawn');
     const snapshot = await request(booted.service.server).get('/api/v1/irrigation/snapshot').expect(200);
     expect(snapshot.body.pause_until_epoch).toBe(0);
   });

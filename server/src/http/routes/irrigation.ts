@@ -5,14 +5,18 @@ import { explainVerdict } from '../../irrigation/engine/explain';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
 import { subscribe } from './stream';
+import { toDispatchApiError } from '../dispatch-errors';
+import {
+  isValveActionKind,
+  parseValveAction,
+  type ValveAction,
+} from '../../irrigation/controls/valve-actions';
 
 /**
  * /irrigation/*: the snapshot and its stream, simulate, the plain-English
- * explanation, and the control actions (spec 4.4). Run, stop and stop_all
- * reach controllers, which this build does not drive yet: they answer 501.
+ * explanation, and the actions (spec 4.4): controls change persisted state;
+ * run, stop and stop_all go through the dispatcher to the controllers.
  */
-
-const CONTROLLER_KINDS = new Set(['run', 'stop', 'stop_all']);
 
 /** POST /irrigation/simulate body: parts of the engine's input to replace; everything else is live. */
 const scenarioSchema = z.strictObject({
@@ -65,11 +69,16 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
 
       scope.post('/irrigation/action', async (request) => {
         const body = request.body as { kind?: unknown } | undefined;
-        if (typeof body?.kind === 'string' && CONTROLLER_KINDS.has(body.kind)) {
-          throw new ApiError(
-            501,
-            'controller_unsupported',
-            `"${body.kind}" needs a controller adapter, which this build does not include yet`,
+        if (body && isValveActionKind(body.kind)) {
+          const parsed = parseValveAction(body as { kind: typeof body.kind }, {
+            mappedZones: irrigation.zoneSlugs(),
+          });
+          if (!parsed.ok) {
+            const { status, code, message, ...extra } = parsed.error;
+            throw new ApiError(status, code, message, extra);
+          }
+          return valveAction(deps, parsed.action).catch((err: unknown) =>
+            Promise.reject(toDispatchApiError(err)),
           );
         }
         const parsed = parseControlAction(body, { mappedZones: irrigation.zoneSlugs() });
@@ -85,4 +94,42 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
       scope.get('/irrigation/shadow/diff', async () => ({ shadow: 'disabled' }));
     },
   };
+}
+
+async function valveAction(deps: HttpDeps, action: ValveAction): Promise<Record<string, unknown>> {
+  const dispatcher = deps.dispatcher;
+  if (action.kind === 'run') {
+    const started = await dispatcher.run({ zone: action.zone, seconds: action.seconds, requester: 'manual' });
+    const { run } = started;
+    return {
+      ok: true,
+      kind: 'run',
+      zone: action.zone,
+      seconds: started.seconds,
+      clamped: action.requested_seconds !== started.seconds,
+      session_id: run.sessionId,
+      controller_id: run.route.controller_id,
+      confirm_within_s: run.route.confirm_within_s,
+    };
+  }
+  if (action.kind === 'stop') {
+    const { scope, route } = await dispatcher.stop(action.zone);
+    return {
+      ok: true,
+      kind: 'stop',
+      zone: action.zone,
+      scope,
+      ...(scope === 'device'
+        ? {
+            note: `controller "${route.controller_id}" has no per-zone stop: every zone on it was stopped`,
+          }
+        : {}),
+      controller_id: route.controller_id,
+      confirm_within_s: route.confirm_within_s,
+    };
+  }
+  const { failures, confirmWithinS } = await dispatcher.stopAllWithConfirm();
+  const first = failures[0];
+  if (first) throw first.error;
+  return { ok: true, kind: 'stop_all', confirm_within_s: confirmWithinS };
 }

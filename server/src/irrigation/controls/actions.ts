@@ -176,7 +176,7 @@ function isToggleKey(key: string): key is ToggleKey {
   return (TOGGLE_KEYS as readonly string[]).includes(key);
 }
 
-function zoneUnknown(zone: string, mapped: readonly string[]): ActionError {
+export function zoneUnknown(zone: string, mapped: readonly string[]): ActionError {
   const mapped_zones = [...mapped].sort();
   const normalized = zone
     .trim()

@@ -22,7 +22,8 @@ export type ThresholdKey = keyof typeof THRESHOLD_RANGES;
 export const THRESHOLD_KEYS = Object.keys(THRESHOLD_RANGES) as ThresholdKey[];
 
 /** Toggle keys the service knows (spec 4.4 names `irrigation_pause`; others: not shown). */
-export const TOGGLE_KEYS = ['irrigation_pause'] as const;
+/** `irrigation_pause`: hold all watering. `master_enable` off: the scheduler dispatches nothing (manual runs still work). */
+export const TOGGLE_KEYS = ['irrigation_pause', 'master_enable'] as const;
 export type ToggleKey = (typeof TOGGLE_KEYS)[number];
 
 /** Every persisted control, decoded. Absent or unreadable values read as their neutral default. */

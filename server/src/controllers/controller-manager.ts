@@ -1,0 +1,439 @@
+import type { AppliedConfig } from '../config/config-types';
+import type { ControllerEntry, RaincheckConfig } from '../config/schema';
+import type { EventBus } from '../core/bus';
+import { epochSeconds, type Clock } from '../core/clock';
+import type { Module } from '../core/lifecycle';
+import type { Logger } from '../core/logger';
+import type {
+  RouteResult,
+  StopScope,
+  ValveDriver,
+  ZoneRoute,
+  ZoneRunningState,
+} from '../irrigation/dispatch/driver';
+import { dryRunKind } from './adapters/dry-run';
+import { asControllerError, unsupported } from './errors';
+import { stationFor, type AnyControllerKind } from './kinds';
+import type { ControllerAdapter, ControllerStatus, HaServices, StationBinding } from './types';
+
+/**
+ * Builds one adapter per enabled controller from the config, keeps them in
+ * step with config changes, polls the ones with state readback and announces
+ * every reading as `controller.status`. It is the irrigation domain's
+ * ValveDriver: zone -> controller + station, and the commands.
+ *
+ * Hot reload: an unchanged controller keeps its adapter (and its connection);
+ * a changed, added or removed one is rebuilt at once, unless a valve is open
+ * on it through the dispatcher: swapping it then could lose the handle that
+ * closes the valve, so the old adapter stays and `restart_required` names it.
+ * Demo mode (`features.demo_mode`, `DEMO=1`) and `DRY_RUN=1` swap every
+ * controller for the dry-run kind.
+ */
+
+export interface ControllerManagerDeps {
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  config: () => AppliedConfig | null;
+  kinds: ReadonlyMap<string, AnyControllerKind>;
+  fetch: typeof fetch;
+  ha: () => HaServices | null;
+  /** Environment-forced dry run (DEMO=1 or DRY_RUN=1). */
+  forceDryRun: boolean;
+  /** Controllers with a valve open through the dispatcher. */
+  busyControllers: () => Set<string>;
+}
+
+interface Entry {
+  entry: ControllerEntry;
+  fingerprint: string;
+  adapter: ControllerAdapter;
+  simulated: boolean;
+  stations: StationBinding[];
+  status: ControllerStatus | null;
+  lastError: string | null;
+  poll: NodeJS.Timeout | null;
+  reading: Promise<void> | null;
+}
+
+export interface ControllerHealth {
+  id: string;
+  kind: string;
+  simulated: boolean;
+  reachable: boolean | null;
+  last_error: string | null;
+  observed_epoch: number | null;
+}
+
+export class ControllerManager implements Module, ValveDriver {
+  readonly name = 'controllers';
+  private readonly log: Logger;
+  private readonly entries = new Map<string, Entry>();
+  private readonly reasons = new Set<string>();
+  private off: (() => void) | null = null;
+  private running = false;
+
+  constructor(private readonly deps: ControllerManagerDeps) {
+    this.log = deps.logger.child({ module: 'controllers' });
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    this.off = this.deps.bus.on('config.changed', () => void this.reload());
+    await this.reload();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.off?.();
+    await Promise.all([...this.entries.values()].map((e) => this.dispose(e)));
+    this.entries.clear();
+  }
+
+  /** Spec 2.5 `restart_required` / `restart_reasons`. */
+  restartReasons(): string[] {
+    return [...this.reasons];
+  }
+
+  health(): ControllerHealth[] {
+    return [...this.entries.values()].map((e) => ({
+      id: e.entry.id,
+      kind: e.adapter.kind,
+      simulated: e.simulated,
+      reachable: e.lastError ? false : e.status ? true : null,
+      last_error: e.lastError,
+      observed_epoch: e.status?.observed_epoch ?? null,
+    }));
+  }
+
+  /** Water level and flow from the controllers that report them (spec 2.5 snapshot fields). */
+  hardwareFacts(): {
+    water_level_pct: number | null;
+    water_level_capable: boolean;
+    flow_connected: boolean;
+    flow: {
+      rate_gpm: number | null;
+      rate_source_id: string | null;
+      total_gal_today: number | null;
+      total_source_id: string | null;
+    };
+  } {
+    const real = [...this.entries.values()].filter((e) => !e.simulated);
+    const level = real.find((e) => e.adapter.capabilities.water_level && e.status?.water_level_pct != null);
+    const rate = real.find((e) => e.status?.flow_rate_gpm != null);
+    const total = real.find((e) => e.status?.flow_total_gal_today != null);
+    return {
+      water_level_pct: level?.status?.water_level_pct ?? null,
+      water_level_capable: real.some((e) => e.adapter.capabilities.water_level),
+      flow_connected: rate !== undefined || total !== undefined,
+      flow: {
+        rate_gpm: rate?.status?.flow_rate_gpm ?? null,
+        rate_source_id: rate?.entry.id ?? null,
+        total_gal_today: total?.status?.flow_total_gal_today ?? null,
+        total_source_id: total?.entry.id ?? null,
+      },
+    };
+  }
+
+  // --- ValveDriver -------------------------------------------------------------
+
+  route(zone: string): RouteResult {
+    const config = this.deps.config()?.config;
+    const zoneConfig = config?.zones[zone];
+    const controllerId = zoneConfig?.controller_id ?? defaultControllerId(config);
+    if (!controllerId) {
+      return { ok: false, failure: { reason: 'zone_unbound', message: `zone "${zone}" has no controller` } };
+    }
+    const entry = this.entries.get(controllerId);
+    if (!entry) {
+      return {
+        ok: false,
+        failure: {
+          reason: 'controller_missing',
+          message: `zone "${zone}" uses controller "${controllerId}", which is not configured or not enabled`,
+        },
+      };
+    }
+    const binding = entry.stations.find((s) => s.zone === zone);
+    if (!binding) {
+      return {
+        ok: false,
+        failure: {
+          reason: 'station_missing',
+          message: `zone "${zone}" has no station on controller "${controllerId}"`,
+        },
+      };
+    }
+    const caps = entry.adapter.capabilities;
+    const route: ZoneRoute = {
+      zone,
+      controller_id: controllerId,
+      station: binding.station,
+      simulated: entry.simulated,
+      self_timed: caps.self_timed,
+      per_zone_stop: caps.per_zone_stop,
+      state_readback: caps.state_readback,
+      concurrent_zones: caps.concurrent_zones,
+      confirm_within_s: entry.adapter.confirmWithinS,
+    };
+    return { ok: true, route };
+  }
+
+  async run(route: ZoneRoute, seconds: number): Promise<void> {
+    const entry = this.entryFor(route);
+    await this.command(entry, () => entry.adapter.runZone(route.station, seconds));
+  }
+
+  async stopZone(route: ZoneRoute): Promise<StopScope> {
+    const entry = this.entryFor(route);
+    return this.command(entry, () => entry.adapter.stopZone(route.station));
+  }
+
+  async stopAll(): Promise<{ controller_id: string; error: Error }[]> {
+    const results = await Promise.all(
+      [...this.entries.values()].map(async (entry) => {
+        try {
+          await this.command(entry, () => entry.adapter.stopAll());
+          return null;
+        } catch (err) {
+          return { controller_id: entry.entry.id, error: err as Error };
+        }
+      }),
+    );
+    return results.filter((r): r is { controller_id: string; error: Error } => r !== null);
+  }
+
+  zoneStates(): ReadonlyMap<string, ZoneRunningState> {
+    const states = new Map<string, ZoneRunningState>();
+    for (const entry of this.entries.values()) {
+      for (const { zone, station } of entry.stations) {
+        const seen = entry.status?.stations[station];
+        states.set(
+          zone,
+          seen
+            ? {
+                running: seen.running,
+                running_known: true,
+                observed_epoch: entry.status?.observed_epoch ?? null,
+              }
+            : { running: false, running_known: false, observed_epoch: null },
+        );
+      }
+    }
+    return states;
+  }
+
+  async readZone(route: ZoneRoute): Promise<ZoneRunningState | null> {
+    const entry = this.entries.get(route.controller_id);
+    if (!entry?.adapter.capabilities.state_readback) return null;
+    await this.read(entry);
+    const seen = entry.status?.stations[route.station];
+    if (!seen || entry.lastError) return null;
+    return {
+      running: seen.running,
+      running_known: true,
+      observed_epoch: entry.status?.observed_epoch ?? null,
+    };
+  }
+
+  confirmWithinS(): number | null {
+    const known = [...this.entries.values()]
+      .map((e) => e.adapter.confirmWithinS)
+      .filter((s): s is number => s !== null);
+    return known.length > 0 ? Math.max(...known) : null;
+  }
+
+  controllerIds(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Scans a configured controller's zones (wizard `scan_zones`). */
+  async scanZones(controllerId: string): Promise<{ station: string; name: string }[]> {
+    const entry = this.entries.get(controllerId);
+    if (!entry) throw unsupported(controllerId, 'be found: it is not configured or not enabled');
+    return this.command(entry, () => entry.adapter.scanZones());
+  }
+
+  // --- building and reloading ----------------------------------------------------
+
+  private async reload(): Promise<void> {
+    if (!this.running) return;
+    const config = this.deps.config()?.config ?? null;
+    const wanted = new Map((config?.controllers ?? []).filter((c) => c.enabled).map((c) => [c.id, c]));
+    const busy = this.deps.busyControllers();
+    for (const [id, entry] of this.entries) {
+      const next = wanted.get(id);
+      if (next && this.fingerprint(next, config) === entry.fingerprint) continue;
+      if (busy.has(id)) {
+        this.reasons.add(`controller "${id}" changed while a valve was open on it: restart to apply`);
+        continue;
+      }
+      this.entries.delete(id);
+      await this.dispose(entry);
+    }
+    for (const [id, next] of wanted) {
+      if (this.entries.has(id) || !config) continue;
+      const built = this.build(next, config);
+      if (built) this.entries.set(id, built);
+    }
+  }
+
+  private build(controller: ControllerEntry, config: RaincheckConfig): Entry | null {
+    const simulated = this.deps.forceDryRun || config.features.demo_mode || controller.kind === 'dry_run';
+    const kind = simulated ? dryRunKind : this.deps.kinds.get(controller.kind);
+    if (!kind) {
+      this.log.warn(
+        { controller: controller.id, kind: controller.kind },
+        'no adapter for this controller kind',
+      );
+      return null;
+    }
+    const realKind = this.deps.kinds.get(controller.kind) ?? kind;
+    const stations = bindings(realKind, controller, config, simulated);
+    const parsed = kind.configSchema.safeParse(simulated ? {} : controller.config);
+    if (!parsed.success) {
+      this.log.error({ controller: controller.id }, 'controller config does not parse; it stays off');
+      return null;
+    }
+    const adapter = kind.create({
+      id: controller.id,
+      config: parsed.data as never,
+      logger: this.deps.logger.child({ module: `controller:${controller.id}` }),
+      clock: this.deps.clock,
+      fetch: this.deps.fetch,
+      stations,
+      ha: this.deps.ha(),
+      notify: () => {
+        const entry = this.entries.get(controller.id);
+        if (entry) void this.read(entry);
+      },
+    });
+    const entry: Entry = {
+      entry: controller,
+      fingerprint: this.fingerprint(controller, config),
+      adapter,
+      simulated,
+      stations,
+      status: null,
+      lastError: null,
+      poll: null,
+      reading: null,
+    };
+    void this.activate(entry);
+    return entry;
+  }
+
+  private async activate(entry: Entry): Promise<void> {
+    try {
+      await entry.adapter.start();
+    } catch (err) {
+      entry.lastError = asControllerError(entry.entry.id, err).message;
+      this.log.warn({ controller: entry.entry.id, err: entry.lastError }, 'controller did not start');
+    }
+    if (!entry.adapter.capabilities.state_readback) return;
+    void this.read(entry);
+    const every = entry.adapter.pollIntervalMs;
+    if (every) {
+      entry.poll = setInterval(() => void this.read(entry), every);
+      entry.poll.unref();
+    }
+  }
+
+  private async dispose(entry: Entry): Promise<void> {
+    if (entry.poll) clearInterval(entry.poll);
+    try {
+      await entry.adapter.stop();
+    } catch (err) {
+      this.log.warn({ controller: entry.entry.id, err: String(err) }, 'controller did not stop cleanly');
+    }
+  }
+
+  /** One readback at a time per controller; announces the result. */
+  private read(entry: Entry): Promise<void> {
+    entry.reading ??= this.readNow(entry).finally(() => (entry.reading = null));
+    return entry.reading;
+  }
+
+  private async readNow(entry: Entry): Promise<void> {
+    try {
+      entry.status = await entry.adapter.readStatus();
+      entry.lastError = null;
+    } catch (err) {
+      const message = asControllerError(entry.entry.id, err).message;
+      if (message !== entry.lastError)
+        this.log.warn({ controller: entry.entry.id, err: message }, 'readback failed');
+      entry.lastError = message;
+      return;
+    }
+    this.announce(entry, entry.status);
+  }
+
+  private announce(entry: Entry, status: ControllerStatus): void {
+    const zones: Record<string, { running: boolean; remaining_s: number | null }> = {};
+    for (const { zone, station } of entry.stations) {
+      const seen = status.stations[station];
+      if (seen) zones[zone] = seen;
+    }
+    this.deps.bus.emit('controller.status', {
+      controller_id: entry.entry.id,
+      simulated: entry.simulated,
+      observed_epoch: status.observed_epoch || epochSeconds(this.deps.clock),
+      zones,
+      water_level_pct: status.water_level_pct,
+      flow_rate_gpm: status.flow_rate_gpm,
+      flow_total_gal_today: status.flow_total_gal_today,
+    });
+  }
+
+  /** Runs a command, maps its failure to a ControllerError and reads state back soon after. */
+  private async command<T>(entry: Entry, call: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await call();
+    } catch (err) {
+      const error = asControllerError(entry.entry.id, err);
+      entry.lastError = error.message;
+      throw error;
+    }
+    if (entry.adapter.capabilities.state_readback) void this.read(entry);
+    return result;
+  }
+
+  private entryFor(route: ZoneRoute): Entry {
+    const entry = this.entries.get(route.controller_id);
+    if (!entry) throw unsupported(route.controller_id, 'be reached: it is no longer configured');
+    return entry;
+  }
+
+  private fingerprint(controller: ControllerEntry, config: RaincheckConfig | null): string {
+    const kind = this.deps.kinds.get(controller.kind);
+    const stations = kind && config ? bindings(kind, controller, config, false) : [];
+    const forced = this.deps.forceDryRun || config?.features.demo_mode === true;
+    return JSON.stringify([controller.kind, controller.config, controller.default, stations, forced]);
+  }
+}
+
+function defaultControllerId(config: RaincheckConfig | undefined): string | null {
+  const controllers = config?.controllers ?? [];
+  return (
+    controllers.find((c) => c.default)?.id ?? (controllers.length === 1 ? (controllers[0]?.id ?? null) : null)
+  );
+}
+
+/** The zones a controller drives and their stations (a simulated controller takes any zone by slug). */
+function bindings(
+  kind: AnyControllerKind,
+  controller: ControllerEntry,
+  config: RaincheckConfig,
+  simulated: boolean,
+): StationBinding[] {
+  const fallback = defaultControllerId(config);
+  const out: StationBinding[] = [];
+  for (const [slug, zone] of Object.entries(config.zones)) {
+    if ((zone.controller_id ?? fallback) !== controller.id) continue;
+    const station =
+      stationFor(kind, controller.config, slug, zone.controller_station) ?? (simulated ? slug : null);
+    if (station) out.push({ zone: slug, station });
+  }
+  return out;
+}

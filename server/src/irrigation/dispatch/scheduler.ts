@@ -1,0 +1,253 @@
+import type { EventBus } from '../../core/bus';
+import { epochSeconds, type Clock } from '../../core/clock';
+import type { Module } from '../../core/lifecycle';
+import type { Logger } from '../../core/logger';
+import type { IrrigationSnapshot } from '../snapshot-schema';
+import { DispatchError } from './dispatch-error';
+import { errorText, type Dispatcher, type KeyValue } from './dispatcher';
+import type { ValveDriver } from './driver';
+import type { RunLedger } from './run-ledger';
+import { skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
+import { runSource, SKIP_MARKER_SOURCE } from './sources';
+
+/**
+ * Runs the engine's plan at the run window (spec 2.5 `today_window`).
+ *
+ * - At the window start, today's zones run in sequence: per controller one
+ *   zone at a time, a zone's cycle segments separated by its soak (another
+ *   zone runs during the soak); controllers run side by side. Every segment
+ *   of one zone shares the session id `sched-<date>-<zone>`.
+ * - Dispatch rule (spec 3): a zone reported running with `running_known` is
+ *   skipped (a `skipped` row says so); a failed command leaves a `skipped`
+ *   row with the controller's error and the zone's later segments are dropped.
+ * - Catch-up: after a restart or outage the scheduler resumes inside the
+ *   window (or until the finish recorded when the day's job began) and runs
+ *   only zones with no row in their day's session: never twice for one day.
+ * - Skip markers: once per day at the window start (sunrise when nothing is
+ *   planned), zones that needed water but were held back get a
+ *   `smart_morning` row with the reason.
+ */
+
+const TICK_MS = 30_000;
+const BUSY_RETRY_S = 30;
+export const DAY_KEY = 'dispatch.day';
+export const MARKERS_KEY = 'dispatch.skip_markers_date';
+
+interface DayRecord {
+  date: string;
+  finish: number;
+}
+
+export interface SchedulerDeps {
+  bus: EventBus;
+  clock: Clock;
+  logger: Logger;
+  dispatcher: Dispatcher;
+  driver: ValveDriver;
+  ledger: RunLedger;
+  snapshot: () => IrrigationSnapshot | null;
+  state: KeyValue | null;
+}
+
+export class Scheduler implements Module {
+  readonly name = 'scheduler';
+  private readonly log: Logger;
+  private tickTimer: NodeJS.Timeout | null = null;
+  private session: Promise<void> | null = null;
+  private stopped = false;
+  private readonly sleepers = new Set<() => void>();
+  /** Sessions begun without a database (the ledger cannot answer then). */
+  private readonly begun = new Set<string>();
+  private dayMemory: DayRecord | null = null;
+  private markersMemory: string | null = null;
+  private off: (() => void) | null = null;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.log = deps.logger.child({ module: 'scheduler' });
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.tickTimer = setInterval(() => this.tick(), TICK_MS);
+    this.tickTimer.unref();
+    this.off = this.deps.bus.on('irrigation.snapshot', () => this.tick());
+    this.tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.off?.();
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    for (const wake of this.sleepers) wake();
+    await this.session;
+  }
+
+  /** One look at the clock and the plan; public so tests can drive it. */
+  tick(): Promise<void> | null {
+    if (this.stopped) return null;
+    const snapshot = this.deps.snapshot();
+    const today = snapshot?.water_plan[0];
+    if (!snapshot || !today) return null;
+    const now = epochSeconds(this.deps.clock);
+    this.writeSkipMarkers(snapshot, today.date_local, now);
+    if (this.session || !this.mayDispatch(snapshot, today.date_local, now)) return this.session;
+    const jobs = zoneJobs(snapshot).filter((job) => !this.alreadyBegun(today.date_local, job.zone));
+    if (jobs.length === 0) return null;
+    this.rememberDay(today.date_local, snapshot.today_window.finish);
+    this.log.info({ date: today.date_local, zones: jobs.map((j) => j.zone) }, 'run window: dispatching');
+    this.session = this.runSession(jobs, today.date_local).finally(() => (this.session = null));
+    return this.session;
+  }
+
+  /** Whether a session may start now: inside today's window, or catching up a day already begun. */
+  private mayDispatch(snapshot: IrrigationSnapshot, date: string, now: number): boolean {
+    if (snapshot.skip_check.is_paused === true || snapshot.master_enable === false) return false;
+    const { start, finish } = snapshot.today_window;
+    const inWindow = finish > start && now >= start && now < finish;
+    const day = this.day();
+    return inWindow || (day?.date === date && now < day.finish);
+  }
+
+  private async runSession(jobs: ZoneJob[], date: string): Promise<void> {
+    const byController = new Map<string, ZoneJob[]>();
+    for (const job of jobs) {
+      const route = this.deps.driver.route(job.zone);
+      if (!route.ok) {
+        this.skip(job.zone, date, `no_route: ${route.failure.message}`, false);
+        continue;
+      }
+      const list = byController.get(route.route.controller_id) ?? [];
+      list.push(job);
+      byController.set(route.route.controller_id, list);
+    }
+    await Promise.all([...byController.values()].map((list) => this.runQueue(list, date)));
+  }
+
+  /** One controller's zones: one segment at a time, soaks interleaved. */
+  private async runQueue(jobs: ZoneJob[], date: string): Promise<void> {
+    const pending = jobs.map((job) => ({ job, next: 0, readyAt: 0 }));
+    while (pending.length > 0 && !this.stopped) {
+      const now = epochSeconds(this.deps.clock);
+      const item = pending.find((p) => p.readyAt <= now);
+      if (!item) {
+        await this.sleep(Math.min(...pending.map((p) => p.readyAt)) - now);
+        continue;
+      }
+      const outcome = await this.runSegment(item.job, item.next, date);
+      if (outcome === 'retry') item.readyAt = now + BUSY_RETRY_S;
+      else if (outcome === 'completed' && item.next + 1 < item.job.segments.length) {
+        item.next += 1;
+        item.readyAt = epochSeconds(this.deps.clock) + item.job.soak_s;
+      } else pending.splice(pending.indexOf(item), 1);
+    }
+  }
+
+  private async runSegment(
+    job: ZoneJob,
+    index: number,
+    date: string,
+  ): Promise<'completed' | 'dropped' | 'retry'> {
+    const state = this.deps.driver.zoneStates().get(job.zone);
+    if (state?.running && state.running_known && !this.deps.dispatcher.activeRuns().has(job.zone)) {
+      const route = this.deps.driver.route(job.zone);
+      const simulated = route.ok && route.route.simulated;
+      this.skip(job.zone, date, 'zone_running: the controller reports the zone already running', simulated);
+      return 'dropped';
+    }
+    const count = job.segments.length;
+    try {
+      const started = await this.deps.dispatcher.run({
+        zone: job.zone,
+        seconds: job.segments[index] ?? 0,
+        requester: 'schedule',
+        sessionId: sessionId(date, job.zone),
+        ...(count > 1 ? { cycle: { index: index + 1, count } } : {}),
+      });
+      this.begun.add(sessionId(date, job.zone));
+      return (await started.run.done) === 'completed' ? 'completed' : 'dropped';
+    } catch (err) {
+      if (err instanceof DispatchError && err.code === 'controller_busy') return 'retry';
+      if (err instanceof DispatchError) this.skip(job.zone, date, `no_route: ${err.message}`, false);
+      this.begun.add(sessionId(date, job.zone));
+      this.log.warn({ zone: job.zone, err: errorText(err) }, 'scheduled run failed');
+      return 'dropped';
+    }
+  }
+
+  private writeSkipMarkers(snapshot: IrrigationSnapshot, date: string, now: number): void {
+    const start = snapshot.today_window.start;
+    if (start <= 0 || now < start || this.markersDate() === date) return;
+    this.setMarkersDate(date);
+    for (const marker of skipMarkers(snapshot)) {
+      this.deps.ledger.skipped(
+        {
+          session_id: `skip-${date}-${marker.zone}`,
+          zone: marker.zone,
+          start_epoch: now,
+          duration_s: 0,
+          source: SKIP_MARKER_SOURCE,
+          controller_id: null,
+        },
+        marker.reason,
+      );
+    }
+    this.deps.bus.emit('runs.changed', { zone: null });
+  }
+
+  private skip(zone: string, date: string, reason: string, simulated: boolean): void {
+    this.begun.add(sessionId(date, zone));
+    this.deps.ledger.skipped(
+      {
+        session_id: sessionId(date, zone),
+        zone,
+        start_epoch: epochSeconds(this.deps.clock),
+        duration_s: 0,
+        source: runSource('schedule', simulated),
+        controller_id: null,
+      },
+      reason,
+    );
+  }
+
+  private alreadyBegun(date: string, zone: string): boolean {
+    const id = sessionId(date, zone);
+    return this.begun.has(id) || this.deps.ledger.session(id).length > 0;
+  }
+
+  private day(): DayRecord | null {
+    const stored = this.deps.state?.get(DAY_KEY) as DayRecord | undefined;
+    return stored ?? this.dayMemory;
+  }
+
+  private rememberDay(date: string, finish: number): void {
+    const previous = this.day();
+    const record = { date, finish: previous?.date === date ? Math.max(previous.finish, finish) : finish };
+    this.dayMemory = record;
+    this.deps.state?.set(DAY_KEY, { ...record });
+  }
+
+  private markersDate(): string | null {
+    return (this.deps.state?.get(MARKERS_KEY) as string | undefined) ?? this.markersMemory;
+  }
+
+  private setMarkersDate(date: string): void {
+    this.markersMemory = date;
+    this.deps.state?.set(MARKERS_KEY, date);
+  }
+
+  private sleep(seconds: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, seconds) * 1000);
+      this.sleepers.add(wake);
+    });
+  }
+}
+
+export function sessionId(date: string, zone: string): string {
+  return `sched-${date}-${zone}`;
+}

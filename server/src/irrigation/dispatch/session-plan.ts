@@ -1,0 +1,55 @@
+import type { IrrigationSnapshot } from '../snapshot-schema';
+
+/**
+ * Today's watering job from the engine's snapshot, in dispatch terms: per
+ * zone the cycle segments (seconds each) and the soak between them. Pure.
+ * The engine already split long runs into cycle-and-soak segments
+ * (`zones[].math.cycles_s`, `soak_s`); without a split a zone runs once for
+ * its planned seconds.
+ */
+
+export interface ZoneJob {
+  zone: string;
+  name: string;
+  segments: number[];
+  soak_s: number;
+}
+
+export interface SkipMarker {
+  zone: string;
+  reason: string;
+}
+
+export function zoneJobs(snapshot: IrrigationSnapshot): ZoneJob[] {
+  const today = snapshot.water_plan[0];
+  if (!today) return [];
+  const jobs: ZoneJob[] = [];
+  for (const plan of today.zones) {
+    if (plan.planned_seconds <= 0) continue;
+    const zone = snapshot.zones.find((z) => z.slug === plan.zone);
+    const math = (zone?.math ?? {}) as { cycles_s?: unknown; soak_s?: unknown };
+    const cycles = Array.isArray(math.cycles_s) ? math.cycles_s.filter(isPositive) : [];
+    const soak = typeof math.soak_s === 'number' && math.soak_s > 0 ? math.soak_s : 0;
+    const segments = cycles.length > 1 ? cycles : [plan.planned_seconds];
+    jobs.push({ zone: plan.zone, name: plan.name, segments, soak_s: segments.length > 1 ? soak : 0 });
+  }
+  return jobs;
+}
+
+/**
+ * Zones that needed water today but were held back by a skip rule, an
+ * override or a pause: each gets a `smart_morning` skip marker saying why.
+ * Zones that simply needed nothing get none.
+ */
+export function skipMarkers(snapshot: IrrigationSnapshot): SkipMarker[] {
+  const today = snapshot.water_plan[0];
+  if (!today) return [];
+  const paused = snapshot.skip_check.is_paused === true;
+  return today.zones
+    .filter((z) => z.planned_seconds === 0 && (z.water_need === 'due' || paused))
+    .map((z) => ({ zone: z.zone, reason: paused ? `paused: ${z.reason}` : `${z.reason_code}: ${z.reason}` }));
+}
+
+function isPositive(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0;
+}
