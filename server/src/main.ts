@@ -117,15 +117,6 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   bus.on('config.changed', reportConfigHealth);
   await config.load();
   reportConfigHealth();
-  health.provideControllers(() =>
-    (config.current?.config.controllers ?? []).map((c) => ({
-      id: c.id,
-      kind: c.kind,
-      default: c.default,
-      enabled: c.enabled,
-    })),
-  );
-
   if (haLink) {
     const reportHa = () => {
       const { status, note } = haLink.subsystemStatus();
@@ -200,6 +191,17 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     activeRun: (zone) => dispatcher.activeRuns().get(zone),
   });
   await controllers.start();
+  health.provideControllers(() => {
+    const live = new Map(controllers.health().map((h) => [h.id, h]));
+    return (config.current?.config.controllers ?? []).map((c) => ({
+      id: c.id,
+      kind: c.kind,
+      default: c.default,
+      enabled: c.enabled,
+      reachable: live.get(c.id)?.reachable ?? null,
+      note: live.get(c.id)?.last_error ?? null,
+    }));
+  });
   observer.start();
   await reconcileOpenRuns({
     clock,

@@ -80,7 +80,7 @@ describe('redactSecrets', () => {
     expect(at(redacted, 'sources', 2, 'config', 'api_key')).toBe(REDACTED);
     expect(at(redacted, 'sources', 3, 'config', 'api_key')).toBe(REDACTED);
     expect(at(redacted, 'controllers', 1, 'config', 'password_md5')).toBe(REDACTED);
-    expect(at(redacted, 'controllers', 2, 'config', 'token')).toBe(REDACTED);
+    expect(at(redacted, 'controllers', 2, 'config', 'api_key')).toBe(REDACTED);
     expect(at(redacted, 'llm', 'config', 'api_key')).toBe(REDACTED);
     expect(at(redacted, 'notifications', 'mqtt', 'password')).toBe(REDACTED);
     expect(at(redacted, 'notifications', 'ntfy', 'auth_token')).toBe(REDACTED);
@@ -156,7 +156,7 @@ describe('restoreSecrets', () => {
     expect(at(value, 'sources', 1, 'id')).toBe('owm');
     expect(at(value, 'sources', 1, 'config', 'api_key')).toBe('owm-secret-key-1234');
     expect(at(value, 'controllers', 0, 'id')).toBe('cloud');
-    expect(at(value, 'controllers', 0, 'config', 'token')).toBe('rachio-token-abc');
+    expect(at(value, 'controllers', 0, 'config', 'api_key')).toBe('rachio-token-abc');
     expect(at(value, 'controllers', 1, 'config', 'password_md5')).toBe('a'.repeat(32));
   });
 

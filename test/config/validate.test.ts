@@ -172,7 +172,7 @@ describe('validation errors', () => {
     const doc = validDoc();
     doc.controllers = [
       { id: 'dry', default: true, kind: 'dry_run' },
-      { id: 'cloud', kind: 'rachio', config: { poll_interval_s: value } },
+      { id: 'cloud', kind: 'rachio', config: { api_key: 'k', poll_interval_s: value } },
     ];
     const { errors } = validate(doc);
     expect(errors).toHaveLength(1);
@@ -365,12 +365,11 @@ describe('validation warnings', () => {
     expect(codes(validate(doc).warnings)).toEqual(['zone_station_unparseable']);
   });
 
-  it('zone_unbound: an opensprinkler zone without a station (plus not_built for the missing adapter)', () => {
+  it('zone_unbound: an opensprinkler zone without a station', () => {
     const doc = withZone({ display_name: 'Front' }, (d) => {
       d.controllers = [OPENSPRINKLER];
     });
     expect(validate(doc).warnings.map((w) => [w.code, w.path])).toEqual([
-      ['zone_controller_not_built', '$.zones.front_lawn'],
       ['zone_unbound', '$.zones.front_lawn.controller_station'],
     ]);
   });
@@ -378,10 +377,10 @@ describe('validation warnings', () => {
   it("a controller's zone map binds a zone without a station", () => {
     const doc = withZone({ display_name: 'Front' }, (d) => {
       d.controllers = [
-        { ...OPENSPRINKLER, config: { ...OPENSPRINKLER.config, zone_map: { front_lawn: 2 } } },
+        { ...OPENSPRINKLER, config: { ...OPENSPRINKLER.config, zone_map: { front_lawn: '2' } } },
       ];
     });
-    expect(codes(validate(doc).warnings)).toEqual(['zone_controller_not_built']);
+    expect(validate(doc).warnings).toEqual([]);
   });
 
   it('a dry_run controller never leaves a zone unbound, whatever the station', () => {
@@ -411,32 +410,38 @@ describe('validation warnings', () => {
     const doc = withZone({ controller_id: 'os', controller_station: station }, (d) => {
       d.controllers = [OPENSPRINKLER];
     });
-    expect(codes(validate(doc).warnings)).toEqual(['zone_controller_not_built']);
+    expect(validate(doc).warnings).toEqual([]);
   });
 
   it('zone_station_unparseable: ha_service_call station "3"; an entity id parses', () => {
     const doc = withZone({ controller_station: '3' }, (d) => {
       d.controllers = [HA];
     });
-    expect(codes(validate(doc).warnings)).toEqual(['zone_controller_not_built', 'zone_station_unparseable']);
+    expect(codes(validate(doc).warnings)).toEqual(['zone_station_unparseable']);
     ((doc.zones as JsonObject).front_lawn as JsonObject).controller_station = 'switch.front_lawn';
-    expect(codes(validate(doc).warnings)).toEqual(['zone_controller_not_built']);
+    expect(validate(doc).warnings).toEqual([]);
   });
 
-  it('zone_controller_not_built: a zone on an opensprinkler controller, named or by default', () => {
-    const named = withZone({ controller_id: 'os', controller_station: '1' }, (d) => {
+  it('zone_controller_not_built: a zone on a kind without an adapter (hydrawise), named or by default', () => {
+    const HYDRAWISE = { id: 'hw', default: true, enabled: true, kind: 'hydrawise', config: {} };
+    const named = withZone({ controller_id: 'hw', controller_station: '1' }, (d) => {
       d.controllers = [
         { id: 'dry', default: true, kind: 'dry_run' },
-        { ...OPENSPRINKLER, default: false },
+        { ...HYDRAWISE, default: false },
       ];
     });
     expect(validate(named).warnings).toEqual([
       expect.objectContaining({ code: 'zone_controller_not_built', path: '$.zones.front_lawn' }),
     ]);
     const byDefault = withZone({ controller_station: '1' }, (d) => {
-      d.controllers = [OPENSPRINKLER];
+      d.controllers = [HYDRAWISE];
     });
     expect(codes(validate(byDefault).warnings)).toEqual(['zone_controller_not_built']);
+    // A kind with an adapter never warns so.
+    const built = withZone({ controller_station: '1' }, (d) => {
+      d.controllers = [OPENSPRINKLER];
+    });
+    expect(codes(validate(built).warnings)).not.toContain('zone_controller_not_built');
   });
 
   it('zone_controller_not_built: a zone on a controller of an unknown kind', () => {

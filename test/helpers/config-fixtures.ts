@@ -1,3 +1,5 @@
+import { builtinControllerKinds } from '../../server/src/controllers/index';
+import { registerWithConfigValidator as registerControllerKinds } from '../../server/src/controllers/kinds';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +19,7 @@ export const T0_MS = Date.UTC(2025, 5, 1, 12, 0, 0);
 /** main.ts registers the builtin kinds at boot; the validator needs them. Idempotent. */
 export function useBuiltinKinds(): void {
   registerBuiltinKinds();
+  registerControllerKinds(builtinControllerKinds().values());
 }
 
 /** A fresh temp directory per test, removed afterwards. */
@@ -140,7 +143,7 @@ export function docWithSecrets(): JsonObject {
       default: false,
       enabled: true,
       kind: 'rachio',
-      config: { token: 'rachio-token-abc', poll_interval_s: 120 },
+      config: { api_key: 'rachio-token-abc', poll_interval_s: 120 },
     },
   ];
   doc.llm = {

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { registerControllerKind, registerSourceKind, zoneMapHas } from './kinds';
 
 /**
- * The kinds the contract names, with the config fields it names. Kinds whose
- * adapters are not part of this build validate their block but report
- * `zone_controller_not_built` for the zones they would drive.
+ * The source kinds the contract names, with the config fields it names, and
+ * the controller kinds that have no adapter in this build: they validate
+ * their block but report `zone_controller_not_built` for the zones they would
+ * drive. Drivable controller kinds register from server/src/controllers/.
  */
 
-const ENTITY_ID = /^[a-z_]+\.[a-z0-9_]+$/;
 const open = z.record(z.string(), z.unknown());
 const pollInterval = z.number().int().min(60).max(3600).nullish().describe('null = 120');
 
@@ -40,62 +40,9 @@ export function registerBuiltinKinds(): void {
     },
   });
 
-  registerControllerKind({
-    kind: 'dry_run',
-    label: 'Dry run (no hardware)',
-    configSchema: open,
-    adapterBuilt: true,
-    acceptsAnyZone: true,
-  });
-  registerControllerKind({
-    kind: 'opensprinkler',
-    label: 'OpenSprinkler (direct HTTP)',
-    configSchema: z.looseObject({
-      host: z.string().min(1),
-      port: z.number().int().min(1).max(65535).default(80),
-      password_md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'expected an MD5 hex digest'),
-      poll_interval_s: z.number().int().min(2).max(3600).default(10),
-    }),
-    adapterBuilt: false,
-    stationExpectation: 'a 1-based station number such as "1"',
-    parseStation: (station) => /^[1-9]\d{0,2}$/.test(station.trim()),
-    zoneMapCovers: (config, slug) => zoneMapHas(config, 'zone_map', slug),
-  });
-  registerControllerKind({
-    kind: 'ha_service_call',
-    label: 'Home Assistant switch or valve',
-    configSchema: open,
-    adapterBuilt: false,
-    stationExpectation: 'an entity id such as "switch.front_lawn"',
-    parseStation: (station) => ENTITY_ID.test(station.trim()),
-    zoneMapCovers: (config, slug) => zoneMapHas(config, 'zone_map', slug),
-  });
-  registerControllerKind({
-    kind: 'esphome_native',
-    label: 'ESPHome (native API)',
-    configSchema: open,
-    adapterBuilt: false,
-    stationExpectation: 'an entity id such as "switch.zone_1"',
-    parseStation: (station) => ENTITY_ID.test(station.trim()),
-  });
-  registerControllerKind({
-    kind: 'http_generic',
-    label: 'Generic HTTP',
-    configSchema: open,
-    adapterBuilt: false,
-    zoneMapCovers: (config, slug) => zoneMapHas(config, 'zone_map', slug),
-  });
-  registerControllerKind({
-    kind: 'mqtt_command',
-    label: 'MQTT command topics',
-    configSchema: open,
-    adapterBuilt: false,
-    // Its station field dispatches nothing: only the command map binds a zone.
-    stationExpectation: 'an entry in its zone_command_map',
-    parseStation: () => false,
-    zoneMapCovers: (config, slug) => zoneMapHas(config, 'zone_command_map', slug),
-  });
-  for (const kind of ['rachio', 'hydrawise', 'bhyve', 'rainbird']) {
+  // Every drivable controller kind registers from server/src/controllers/ with its adapter's own
+  // schema; these cloud kinds validate but have no adapter yet (zone_controller_not_built).
+  for (const kind of ['hydrawise', 'bhyve', 'rainbird']) {
     registerControllerKind({
       kind,
       label: `${kind} (cloud)`,

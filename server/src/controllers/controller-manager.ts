@@ -243,10 +243,6 @@ export class ControllerManager implements Module, ValveDriver {
     return known.length > 0 ? Math.max(...known) : null;
   }
 
-  controllerIds(): string[] {
-    return [...this.entries.keys()];
-  }
-
   /** Scans a configured controller's zones (wizard `scan_zones`). */
   async scanZones(controllerId: string): Promise<{ station: string; name: string }[]> {
     const entry = this.entries.get(controllerId);

@@ -142,20 +142,5 @@ export interface ControllerKindDefinition<C = Record<string, unknown>> {
   slugIsStation?: boolean;
 }
 
-/** Seconds a run may last (spec 8): anything longer is clamped. */
-export const RUN_SECONDS_MAX = 7200;
-
 /** Default bound on one controller call. */
 export const DEFAULT_CONTROLLER_TIMEOUT_MS = 10_000;
-
-export function noCapabilities(): ControllerCapabilities {
-  return {
-    per_zone_stop: false,
-    state_readback: false,
-    zone_scan: false,
-    water_level: false,
-    flow: false,
-    concurrent_zones: false,
-    self_timed: false,
-  };
-}

@@ -36,6 +36,10 @@ export interface ControllerHealth {
   kind: string;
   default: boolean;
   enabled: boolean;
+  /** Additive: the last command or readback succeeded (null: not asked yet, or disabled). */
+  reachable: boolean | null;
+  /** Additive: why it is unreachable. */
+  note: string | null;
 }
 
 export interface HaHealth {

@@ -128,7 +128,7 @@ async function valveAction(deps: HttpDeps, action: ValveAction): Promise<Record<
       confirm_within_s: route.confirm_within_s,
     };
   }
-  const { failures, confirmWithinS } = await dispatcher.stopAllWithConfirm();
+  const { failures, confirmWithinS } = await dispatcher.stopAll();
   const first = failures[0];
   if (first) throw first.error;
   return { ok: true, kind: 'stop_all', confirm_within_s: confirmWithinS };

@@ -153,26 +153,21 @@ export class Dispatcher {
     return { scope, route };
   }
 
-  /** Stops every controller; runs on controllers that failed to stop stay tracked. */
-  async stopAll(): Promise<{ failures: { controller_id: string; error: Error }[] }> {
+  /**
+   * Stops every controller; runs on controllers that failed to stop stay
+   * tracked. Answers the failures and the longest confirmation time of the
+   * controllers (null when none can report) for the action response.
+   */
+  async stopAll(): Promise<{
+    failures: { controller_id: string; error: Error }[];
+    confirmWithinS: number | null;
+  }> {
     const failures = await this.deps.driver.stopAll();
     const failed = new Set(failures.map((f) => f.controller_id));
     for (const run of [...this.active.values()]) {
       if (!failed.has(run.route.controller_id)) this.end(run, 'aborted', 'stopped by stop_all');
     }
     this.changed(null);
-    return { failures };
-  }
-
-  /**
-   * stop_all plus the longest confirmation time of the controllers (null when
-   * none can report), for the action response.
-   */
-  async stopAllWithConfirm(): Promise<{
-    failures: { controller_id: string; error: Error }[];
-    confirmWithinS: number | null;
-  }> {
-    const { failures } = await this.stopAll();
     return { failures, confirmWithinS: this.deps.driver.confirmWithinS() };
   }
 

@@ -52,6 +52,4 @@ export interface ValveDriver {
   readZone(route: ZoneRoute): Promise<ZoneRunningState | null>;
   /** The longest `confirm_within_s` of the controllers; null when none can report. */
   confirmWithinS(): number | null;
-  /** Controller ids currently configured and enabled. */
-  controllerIds(): string[];
 }

@@ -44,10 +44,6 @@ export interface FinishedAmount {
 export class RunLedger {
   constructor(private readonly runs: RunsRepository | null) {}
 
-  get persisted(): boolean {
-    return this.runs !== null;
-  }
-
   /** The command is about to be sent. Returns the row id (0 without a database). */
   intend(run: NewRun): number {
     return this.insert(run, 'intended', null);
