@@ -1,3 +1,4 @@
+import authThroughput from './auth-throughput.mjs';
 import coldStart from './cold-start.mjs';
 import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
@@ -28,6 +29,7 @@ export default [
   coldStart,
   idleRss,
   infoThroughput,
+  authThroughput,
   tempestUdpIngest,
   sseFanout,
   forecastArchive,

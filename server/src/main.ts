@@ -20,6 +20,9 @@ import { metricsRoutes } from './http/routes/metrics';
 import { updatesRoutes } from './http/routes/updates';
 import { SseHub } from './http/sse';
 import { requirePrivileged } from './auth/privileged';
+import { AuthService } from './auth/auth-service';
+import { buildPolicy, RequestAuthenticator, type AuthPolicy } from './auth/request-auth';
+import { authRoutes } from './http/routes/auth';
 import { ElevationClient } from './location/elevation';
 import { tryOpenStore, type Store } from './store/store';
 import { builtinSourceKinds, MODELLED_KINDS, registerWithConfigValidator } from './weather/sources/index';
@@ -252,8 +255,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   bus.on('forecast.snapshot', (snapshot) => sse.publish('forecast', snapshot));
   sse.defineFeed('irrigation', { keepAliveMs: 15_000, current: () => irrigation.snapshot() });
   bus.on('irrigation.snapshot', (snapshot) => sse.publish('irrigation', snapshot));
-  const authConfig = () => config.current?.config.auth ?? DISABLED_AUTH;
-  const isAuthenticated = () => authConfig().mode === 'disabled';
+  const auth = new AuthService({ store, clock, logger, sessionTtlDays: () => policy().session_ttl_days });
+  const policy = authPolicy(config, auth, env);
+  const authenticator = new RequestAuthenticator(auth, policy);
   const deps: HttpDeps = {
     env,
     clock,
@@ -273,28 +277,37 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
     installId: loadInstallId(env.dataDir),
     startedAtMs,
-    privileged: requirePrivileged({ authConfig, hasCredential: () => false }),
-    isAuthenticated,
-    authRequired: () => authConfig().mode === 'required',
+    privileged: requirePrivileged({
+      authConfig: policy,
+      hasCredential: (request) => authenticator.hasCredential(request),
+    }),
+    isAuthenticated: (request) => authenticator.isAuthenticated(request),
+    authRequired: () => policy().mode === 'required',
   };
-  const app = createApp(logger, metrics, [
-    infoRoutes(deps),
-    healthRoutes(deps),
-    metricsRoutes(deps),
-    updatesRoutes(),
-    locationRoutes(deps),
-    configRoutes(deps),
-    configSourceRoutes(deps),
-    snapshotRoutes(deps),
-    streamRoutes(deps),
-    weatherRoutes(deps),
-    devicesRoutes(deps),
-    ingestRoutes(deps),
-    forecastRoutes(deps),
-    radarRoutes(radarService),
-    irrigationRoutes(deps),
-    irrigationHistoryRoutes(deps),
-  ]);
+  const app = createApp(
+    logger,
+    metrics,
+    [
+      infoRoutes(deps),
+      healthRoutes(deps),
+      metricsRoutes(deps),
+      updatesRoutes(),
+      locationRoutes(deps),
+      configRoutes(deps),
+      configSourceRoutes(deps),
+      snapshotRoutes(deps),
+      streamRoutes(deps),
+      weatherRoutes(deps),
+      devicesRoutes(deps),
+      ingestRoutes(deps),
+      forecastRoutes(deps),
+      radarRoutes(radarService),
+      irrigationRoutes(deps),
+      authRoutes({ auth, authenticator, policy, config, logger }),
+      irrigationHistoryRoutes(deps),
+    ],
+    authenticator.gate,
+  );
   await app.ready();
   const log = logger.child({ module: 'main' });
 
@@ -341,7 +354,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
 function settleMemoryAfterBoot(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   // A few full collections in a row also let V8 shrink the heap it committed while booting.
-  if (gc) setTimeout(() => [1, 2, 3].forEach(() => gc()), 2000).unref();
+  if (gc) setTimeout(() => [1, 2, 3, 4].forEach(() => gc()), 2000).unref();
 }
 
 function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarService {
@@ -357,6 +370,28 @@ function loadHaLink(): typeof HaLink {
 
 /** Before any config exists the policy is auth disabled, as for an upgraded install. */
 const DISABLED_AUTH = authSchema.parse({});
+
+/**
+ * The enforced auth policy, rebuilt only when the config or the account
+ * state changes (it is read on every request). In the add-on, HA's ingress
+ * proxy is trusted and its user header identifies the HA user.
+ */
+function authPolicy(config: ConfigService, auth: AuthService, env: RuntimeEnv): () => AuthPolicy {
+  let cached: { applied: unknown; setup: boolean; policy: AuthPolicy } | null = null;
+  const addon = Boolean(env.vars.SUPERVISOR_TOKEN);
+  return () => {
+    const applied = config.current;
+    const setup = auth.setupComplete();
+    if (cached?.applied === applied && cached.setup === setup) return cached.policy;
+    const policy = buildPolicy(applied?.config.auth ?? DISABLED_AUTH, {
+      addon,
+      requireWithoutConfig: setup,
+      configPresent: applied !== null,
+    });
+    cached = { applied, setup, policy };
+    return policy;
+  };
+}
 
 /** Entry point: `npm start`. HA stops add-ons with SIGTERM; both signals stop gracefully. */
 async function run(): Promise<void> {

@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { API_PREFIX, LEGACY_API_PREFIX } from '../core/version';
@@ -29,7 +35,15 @@ function refuseRouteSchemas(): never {
   throw new Error('route JSON schemas are not used here: validate the request with zod in the handler');
 }
 
-export function createApp(logger: Logger, metrics: Metrics, domains: DomainRoutes[]): FastifyInstance {
+/** Runs on every request before routing decides anything (the auth gate). */
+export type RequestGate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+export function createApp(
+  logger: Logger,
+  metrics: Metrics,
+  domains: DomainRoutes[],
+  gate?: RequestGate,
+): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger.child({ module: 'http' }) as FastifyBaseLogger,
     // Our onResponse hook logs requests (successes at debug); fastify's own lines are off.
@@ -53,6 +67,7 @@ export function createApp(logger: Logger, metrics: Metrics, domains: DomainRoute
   installRequestContext(app, metrics);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
+  if (gate) app.addHook('onRequest', gate);
 
   for (const domain of domains) domain.root?.(app);
   for (const prefix of [API_PREFIX, LEGACY_API_PREFIX]) {

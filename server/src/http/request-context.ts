@@ -37,6 +37,13 @@ export function serveWithRequestIds(handler: RequestListener): Server {
   });
 }
 
+/** Query values that are credentials (an SSE client's `access_token`) never reach a log line. */
+const SECRET_QUERY = /([?&]access_token=)[^&#]*/gi;
+
+export function withoutSecrets(url: string): string {
+  return url.includes('access_token') ? url.replace(SECRET_QUERY, '$1***') : url;
+}
+
 export function installRequestContext(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
@@ -46,7 +53,7 @@ export function installRequestContext(app: FastifyInstance, metrics: Metrics): v
     if ((request.log as Logger).isLevelEnabled(level)) {
       const line = {
         method: request.method,
-        url: request.url,
+        url: withoutSecrets(request.url),
         status,
         ms: Math.round(reply.elapsedTime * 10) / 10,
       };
