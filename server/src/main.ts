@@ -56,6 +56,7 @@ import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
+import { ActionExecutor } from './irrigation/action-executor';
 
 /**
  * The composition root: the only place that builds modules and wires them
@@ -271,7 +272,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     weather,
     forecast,
     irrigation,
-    dispatcher,
+    actions: new ActionExecutor({ irrigation, dispatcher, clock }),
     sourceKinds,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,

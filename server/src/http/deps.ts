@@ -10,7 +10,7 @@ import type { Store } from '../store/store';
 import type { WeatherService } from '../weather/weather-service';
 import type { ForecastService } from '../forecast/forecast-service';
 import type { IrrigationService } from '../irrigation/irrigation-service';
-import type { Dispatcher } from '../irrigation/dispatch/dispatcher';
+import type { ActionExecutor } from '../irrigation/action-executor';
 import type { SseHub } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
@@ -28,7 +28,7 @@ export interface HttpDeps {
   weather: WeatherService;
   forecast: ForecastService;
   irrigation: IrrigationService;
-  dispatcher: Dispatcher;
+  actions: ActionExecutor;
   /** The source kinds this build runs, for the catalogs. */
   sourceKinds: ReadonlyMap<string, import('../weather/source').SourceKindDefinition>;
   /** LAN discovery listen time (shortened in tests). */

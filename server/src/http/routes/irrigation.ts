@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import { epochSeconds } from '../../core/clock';
-import { parseControlAction } from '../../irrigation/controls/actions';
 import { explainVerdict } from '../../irrigation/engine/explain';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
 import { subscribe } from './stream';
-import { toDispatchApiError } from '../dispatch-errors';
-import {
-  isValveActionKind,
-  parseValveAction,
-  type ValveAction,
-} from '../../irrigation/controls/valve-actions';
 
 /**
  * /irrigation/*: the snapshot and its stream, simulate, the plain-English
@@ -68,68 +61,13 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
       });
 
       scope.post('/irrigation/action', async (request) => {
-        const body = request.body as { kind?: unknown } | undefined;
-        if (body && isValveActionKind(body.kind)) {
-          const parsed = parseValveAction(body as { kind: typeof body.kind }, {
-            mappedZones: irrigation.zoneSlugs(),
-          });
-          if (!parsed.ok) {
-            const { status, code, message, ...extra } = parsed.error;
-            throw new ApiError(status, code, message, extra);
-          }
-          return valveAction(deps, parsed.action).catch((err: unknown) =>
-            Promise.reject(toDispatchApiError(err)),
-          );
-        }
-        const parsed = parseControlAction(body, { mappedZones: irrigation.zoneSlugs() });
-        if (!parsed.ok) {
-          const { status, code, message, ...extra } = parsed.error;
-          throw new ApiError(status, code, message, extra);
-        }
-        const snapshot = irrigation.applyControl(parsed.action);
-        return { ok: true, kind: parsed.action.kind, snapshot_epoch: snapshot?.last_refresh_epoch ?? null };
+        const outcome = await deps.actions.execute(request.body);
+        if (outcome.ok) return outcome.body;
+        throw new ApiError(outcome.status, outcome.code, outcome.message, outcome.extra);
       });
 
       scope.get('/irrigation/shadow/snapshot', async () => ({ shadow: 'disabled' }));
       scope.get('/irrigation/shadow/diff', async () => ({ shadow: 'disabled' }));
     },
   };
-}
-
-async function valveAction(deps: HttpDeps, action: ValveAction): Promise<Record<string, unknown>> {
-  const dispatcher = deps.dispatcher;
-  if (action.kind === 'run') {
-    const started = await dispatcher.run({ zone: action.zone, seconds: action.seconds, requester: 'manual' });
-    const { run } = started;
-    return {
-      ok: true,
-      kind: 'run',
-      zone: action.zone,
-      seconds: started.seconds,
-      clamped: action.requested_seconds !== started.seconds,
-      session_id: run.sessionId,
-      controller_id: run.route.controller_id,
-      confirm_within_s: run.route.confirm_within_s,
-    };
-  }
-  if (action.kind === 'stop') {
-    const { scope, route } = await dispatcher.stop(action.zone);
-    return {
-      ok: true,
-      kind: 'stop',
-      zone: action.zone,
-      scope,
-      ...(scope === 'device'
-        ? {
-            note: `controller "${route.controller_id}" has no per-zone stop: every zone on it was stopped`,
-          }
-        : {}),
-      controller_id: route.controller_id,
-      confirm_within_s: route.confirm_within_s,
-    };
-  }
-  const { failures, confirmWithinS } = await dispatcher.stopAll();
-  const first = failures[0];
-  if (first) throw first.error;
-  return { ok: true, kind: 'stop_all', confirm_within_s: confirmWithinS };
 }

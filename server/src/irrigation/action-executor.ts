@@ -1,0 +1,114 @@
+import { epochSeconds, type Clock } from '../core/clock';
+import { parseControlAction } from './controls/actions';
+import { isValveActionKind, parseValveAction, type ValveAction } from './controls/valve-actions';
+import type { Dispatcher } from './dispatch/dispatcher';
+import type { IrrigationService } from './irrigation-service';
+
+/**
+ * The one implementation of the irrigation actions (spec 4.4): POST
+ * /irrigation/action and the MQTT command topics both call `execute` with a
+ * tagged body, so they share validation, codes and effects. Controls change
+ * persisted state and recompute; run, stop and stop_all go to the dispatcher.
+ * Failures come back as values (status, code, message, extra): the HTTP
+ * layer answers them, the MQTT layer logs them.
+ */
+
+export type ActionOutcome =
+  | { ok: true; body: Record<string, unknown> }
+  | { ok: false; status: number; code: string; message: string; extra: Record<string, unknown> };
+
+export interface ActionExecutorDeps {
+  irrigation: Pick<IrrigationService, 'zoneSlugs' | 'applyControl'>;
+  dispatcher: Dispatcher;
+  clock: Clock;
+}
+
+export class ActionExecutor {
+  constructor(private readonly deps: ActionExecutorDeps) {}
+
+  async execute(body: unknown): Promise<ActionOutcome> {
+    const context = { mappedZones: this.deps.irrigation.zoneSlugs() };
+    const kind = (body as { kind?: unknown } | null | undefined)?.kind;
+    if (isValveActionKind(kind)) {
+      const parsed = parseValveAction(body as { kind: typeof kind }, context);
+      if (!parsed.ok) return refused(parsed.error);
+      try {
+        return { ok: true, body: await this.valve(parsed.action) };
+      } catch (err) {
+        return failure(err);
+      }
+    }
+    const parsed = parseControlAction(body, context);
+    if (!parsed.ok) return refused(parsed.error);
+    const snapshot = this.deps.irrigation.applyControl(parsed.action);
+    return {
+      ok: true,
+      body: {
+        ok: true,
+        kind: parsed.action.kind,
+        snapshot_epoch: snapshot?.last_refresh_epoch ?? epochSeconds(this.deps.clock),
+      },
+    };
+  }
+
+  private async valve(action: ValveAction): Promise<Record<string, unknown>> {
+    const dispatcher = this.deps.dispatcher;
+    if (action.kind === 'run') {
+      const started = await dispatcher.run({
+        zone: action.zone,
+        seconds: action.seconds,
+        requester: 'manual',
+      });
+      const { run } = started;
+      return {
+        ok: true,
+        kind: 'run',
+        zone: action.zone,
+        seconds: started.seconds,
+        clamped: action.requested_seconds !== started.seconds,
+        session_id: run.sessionId,
+        controller_id: run.route.controller_id,
+        confirm_within_s: run.route.confirm_within_s,
+      };
+    }
+    if (action.kind === 'stop') {
+      const { scope, route } = await dispatcher.stop(action.zone);
+      return {
+        ok: true,
+        kind: 'stop',
+        zone: action.zone,
+        scope,
+        ...(scope === 'device'
+          ? { note: `controller "${route.controller_id}" has no per-zone stop: every zone on it was stopped` }
+          : {}),
+        controller_id: route.controller_id,
+        confirm_within_s: route.confirm_within_s,
+      };
+    }
+    const { failures, confirmWithinS } = await dispatcher.stopAll();
+    const first = failures[0];
+    if (first) throw first.error;
+    return { ok: true, kind: 'stop_all', confirm_within_s: confirmWithinS };
+  }
+}
+
+function refused(error: { status: number; code: string; message: string }): ActionOutcome {
+  const { status, code, message, ...extra } = error;
+  return { ok: false, status, code, message, extra };
+}
+
+/**
+ * Controller and dispatch errors carry their spec status, code and extra
+ * fields (controllers/errors.ts, dispatch/dispatch-error.ts); read
+ * structurally, since irrigation does not import the controllers. Anything
+ * else is rethrown: an unexpected failure is a 500, not a made-up code.
+ */
+function failure(err: unknown): ActionOutcome {
+  const e = err as { status?: unknown; code?: unknown; message?: unknown; extra?: unknown } | null;
+  if (e && typeof e.status === 'number' && typeof e.code === 'string' && typeof e.message === 'string') {
+    const extra =
+      typeof e.extra === 'object' && e.extra !== null ? { ...(e.extra as Record<string, unknown>) } : {};
+    return { ok: false, status: e.status, code: e.code, message: e.message, extra };
+  }
+  throw err;
+}
