@@ -10,6 +10,7 @@ import { resolveTimezone } from '../location/timezone';
 import type { Store } from '../store/store';
 import { MERGED_SOURCE_ID, type WeatherService } from '../weather/weather-service';
 import type { ControlAction } from './controls/actions';
+import type { ControlsState } from './controls/types';
 import { ControlsStore, MemoryControlsBackend } from './controls/controls-store';
 import type { ZoneRunningState } from './dispatch/driver';
 import type { EngineInput, EngineOutput } from './engine/types';
@@ -115,6 +116,11 @@ export class IrrigationService implements Module {
     this.controls.apply(action, epochSeconds(this.deps.clock));
     this.recompute();
     return this.latest?.snapshot ?? null;
+  }
+
+  /** The persisted controls as the engine reads them (pause, overrides, thresholds). */
+  controlsState(): ControlsState {
+    return this.controls.load();
   }
 
   zoneSlugs(): string[] {
