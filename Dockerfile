@@ -1,28 +1,63 @@
-# Home Assistant add-on image. The Supervisor passes BUILD_FROM (the HA base
-# image for the target arch); the default lets a plain `docker build` work too.
-ARG BUILD_FROM=ghcr.io/home-assistant/base:3.21
+# Home Assistant add-on image. The Supervisor builds it on the device with
+# `docker buildx build --platform <arch>` and, since there is no build.yaml,
+# passes no BUILD_FROM: the default below is used, a multi-arch HA base image
+# pinned to its Alpine release (Alpine 3.22: Node.js 22, npm, su-exec).
+ARG BUILD_FROM=ghcr.io/home-assistant/base:3.22
 
-FROM ${BUILD_FROM} AS build
+# Production dependencies only, for the target architecture. better-sqlite3's
+# install script (allowed in package.json's allowScripts, which npm 12
+# enforces) fetches a prebuilt binary or compiles one with python3/make/g++;
+# the require below fails the build if neither produced a loadable module.
+FROM ${BUILD_FROM} AS deps
 RUN apk add --no-cache nodejs npm python3 make g++
 WORKDIR /build
 COPY package.json package-lock.json ./
-# better-sqlite3 compiles here, for the target architecture.
-RUN npm ci
+RUN npm ci --omit=dev --no-audit --no-fund \
+  && node -e "new (require('better-sqlite3'))(':memory:').close()"
+
+# TypeScript build: the compiler needs the dev dependencies but no install
+# scripts (nothing native is loaded here).
+FROM ${BUILD_FROM} AS build
+RUN apk add --no-cache nodejs npm
+WORKDIR /build
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY server ./server
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
 
 FROM ${BUILD_FROM}
+# BUILD_VERSION and BUILD_ARCH are passed by the Supervisor and HA's builder;
+# the defaults only serve a plain `docker build` (the test keeps
+# BUILD_VERSION's default equal to config.yaml's version).
+ARG BUILD_VERSION=0.1.0
+ARG BUILD_ARCH=amd64
 ARG BUILD_REVISION=dev
-# tzdata: local time comes from the IANA zone files (server/src/core/tz/).
-RUN apk add --no-cache nodejs jq tzdata
+# jq reads the options, curl asks the Supervisor for the MQTT broker and runs
+# the healthcheck, su-exec drops root, tzdata backs server/src/core/tz/.
+RUN apk add --no-cache nodejs curl jq su-exec tzdata \
+  && addgroup -S raincheck \
+  && adduser -S -D -H -h /app -s /sbin/nologin -G raincheck raincheck
 WORKDIR /app
 COPY package.json ./
-COPY --from=build /build/node_modules ./node_modules
+COPY --from=deps /build/node_modules ./node_modules
 COPY --from=build /build/dist ./dist
 COPY bin ./bin
 COPY addon/run.sh /run.sh
-ENV RAINCHECK_BUILD_REVISION=${BUILD_REVISION} NODE_ENV=production
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD wget -qO- http://127.0.0.1:8099/api/v1/health >/dev/null || exit 1
+RUN chmod 0755 /run.sh /app/bin/raincheck
+# RAINCHECK_USER: run.sh hands /data (root-owned in HA) to this user and
+# drops root before starting the service.
+ENV NODE_ENV=production \
+  RAINCHECK_BUILD_REVISION=${BUILD_REVISION} \
+  RAINCHECK_USER=raincheck
+LABEL \
+  io.hass.type="addon" \
+  io.hass.version="${BUILD_VERSION}" \
+  io.hass.arch="${BUILD_ARCH}" \
+  io.hass.name="Raincheck"
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD curl -fsS -o /dev/null --max-time 4 http://127.0.0.1:8099/api/v1/health || exit 1
+# No s6-overlay: the base image's /init is cleared and run.sh is PID 1, then
+# execs into node (config.yaml's init: false explains why that is safe).
+ENTRYPOINT []
 CMD ["/run.sh"]
