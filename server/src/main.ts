@@ -37,6 +37,8 @@ import { ingestRoutes } from './http/routes/ingest';
 import { DISCOVERY_LISTEN_MS, TEMPEST_PORT } from './weather/discovery';
 import { haLinkOptionsFromEnv } from './ha/ha-env';
 import type { HaLink } from './ha/ha-link';
+import { HaSupport } from './ha/ha-support';
+import { sensorsRoutes } from './http/routes/sensors';
 import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
 import { ForecastService } from './forecast/forecast-service';
 import { createForecastFactory } from './forecast/plan';
@@ -57,6 +59,9 @@ import { RunObserver } from './irrigation/dispatch/observer';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
 import { ActionExecutor } from './irrigation/action-executor';
+import { catalogView } from './ha/entities/view';
+import { mqttSettingsFrom } from './ha/mqtt/settings';
+import type { MqttPublisher } from './ha/mqtt/publisher';
 
 /**
  * The composition root: the only place that builds modules and wires them
@@ -75,6 +80,8 @@ export interface ServiceOptions {
   /** Extra source kinds (tests register probes). */
   sourceKinds?: readonly SourceKindDefinition[];
   discovery?: { listenMs: number; port: number };
+  /** The wait before an MQTT discovery republish (tests shorten the 0.5-3 s default). */
+  mqttRepublishDelayMs?: () => number;
 }
 
 export interface Service {
@@ -131,12 +138,15 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     reportHa();
     health.provideHa(() => haLink.health());
   }
+  // HA location facts (site fallbacks) and retired-helper adoption: ha/ha-support.ts.
+  const ha = new HaSupport({ link: haLink, bus, clock, logger, config: () => config.current, store });
+  await ha.start();
 
   const weather = new WeatherService({
     bus,
     clock,
     logger,
-    config: () => config.current,
+    config: ha.siteConfig,
     store,
     kinds: sourceKinds,
     modelledKinds: MODELLED_KINDS,
@@ -154,7 +164,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     bus,
     clock,
     logger,
-    config: () => config.current,
+    config: ha.siteConfig,
     store,
     cachePath: join(env.dataDir, FORECAST_CACHE_FILE),
     demo: env.demo,
@@ -222,14 +232,16 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     bus,
     clock,
     logger,
-    config: () => config.current,
+    config: ha.siteConfig,
     store,
     weather,
     forecast,
     compute: computeIrrigation,
     hardware: controllers,
+    ha: ha.irrigationView,
   });
   await irrigation.start();
+  await ha.startAdoption(irrigation);
   const scheduler = new Scheduler({
     bus,
     clock,
@@ -241,6 +253,25 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     state,
   });
   await scheduler.start();
+  const actions = new ActionExecutor({ irrigation, dispatcher, clock });
+  const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
+  const installId = loadInstallId(env.dataDir);
+  const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
+  const mqtt = mqttSettings()
+    ? new (loadMqttPublisher())({
+        bus,
+        clock,
+        logger,
+        settings: mqttSettings,
+        installId,
+        version: SERVICE_VERSION,
+        executor: actions,
+        view: entityView,
+        republishDelayMs: options.mqttRepublishDelayMs,
+      })
+    : null;
+  await mqtt?.start();
+  if (mqtt) health.provide('mqtt', () => mqtt.health());
   health.provide('engine', () =>
     config.current
       ? irrigation.latestOutput()
@@ -272,11 +303,12 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     weather,
     forecast,
     irrigation,
-    actions: new ActionExecutor({ irrigation, dispatcher, clock }),
+    actions,
+    catalogView: entityView,
     sourceKinds,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
-    installId: loadInstallId(env.dataDir),
+    installId,
     startedAtMs,
     privileged: requirePrivileged({
       authConfig: policy,
@@ -284,6 +316,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     }),
     isAuthenticated: (request) => authenticator.isAuthenticated(request),
     authRequired: () => policy().mode === 'required',
+    ha: ha.http,
   };
   const app = createApp(
     logger,
@@ -300,6 +333,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       streamRoutes(deps),
       weatherRoutes(deps),
       devicesRoutes(deps),
+      sensorsRoutes(deps),
       ingestRoutes(deps),
       forecastRoutes(deps),
       radarRoutes(radarService),
@@ -330,6 +364,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
       await app.close();
+      await mqtt?.stop();
       await scheduler.stop();
       await dispatcher.shutdown();
       observer.stop();
@@ -337,6 +372,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await irrigation.stop();
       await weather.stop();
       await forecast.stop();
+      await ha.stop();
       await haLink?.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
@@ -362,6 +398,11 @@ function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarSe
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = require('./radar/radar-service') as typeof import('./radar/radar-service');
   return new module.RadarService(deps);
+}
+
+function loadMqttPublisher(): typeof MqttPublisher {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./ha/mqtt/publisher') as typeof import('./ha/mqtt/publisher')).MqttPublisher;
 }
 
 function loadHaLink(): typeof HaLink {

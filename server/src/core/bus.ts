@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AppliedConfig } from '../config/config-types';
 import type { ForecastSnapshot } from '../forecast/types';
 import type { IrrigationSnapshot } from '../irrigation/snapshot-schema';
+import type { SiteFacts } from '../location/site';
 import type { WeatherSnapshot } from '../weather/snapshot';
 
 /**
@@ -21,6 +22,23 @@ export interface BusEvents {
   'runs.changed': { zone: string | null };
   /** A controller's state was read (polled or pushed); zones keyed by slug. */
   'controller.status': ControllerStatusEvent;
+  /** The Home Assistant link connected (true) or dropped (false). */
+  'ha.connection': { connected: boolean };
+  /** Home Assistant's location facts (get_config) were read and differ from the last ones. */
+  'ha.facts': SiteFacts;
+  /** The retired-helper adoption finished (or its stored records were loaded): the snapshot's `ha_adoption`. */
+  'ha.adoption': { entries: HaAdoptionEntry[] };
+}
+
+/** Spec 2.5 `ha_adoption[]` entry (values as text, null when there is none). */
+export interface HaAdoptionEntry {
+  entity: string;
+  outcome: 'adopted' | 'not_found' | 'unreadable' | 'kept_local';
+  target: string;
+  adopted_value: string | null;
+  previous_value: string | null;
+  epoch: number;
+  observed_value?: string;
 }
 
 export interface ControllerStatusEvent {

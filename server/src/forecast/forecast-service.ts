@@ -113,9 +113,18 @@ export class ForecastService implements Module {
   /** Serves the cached forecast at once; the first refresh runs in the background so boot never waits on the network. */
   async start(): Promise<void> {
     this.restoreCache();
-    this.unsubscribe = this.deps.bus.on('config.changed', ({ next }) => {
-      if (this.planKey(next) !== this.lastPlanKey) void this.refresh();
-    });
+    // The config as this service reads it (with Home Assistant's site fallbacks, location/site.ts);
+    // new HA facts can change the request's time zone or elevation.
+    const replan = () => {
+      const applied = this.deps.config();
+      if (applied && this.planKey(applied) !== this.lastPlanKey) void this.refresh();
+    };
+    const offConfig = this.deps.bus.on('config.changed', replan);
+    const offFacts = this.deps.bus.on('ha.facts', replan);
+    this.unsubscribe = () => {
+      offConfig();
+      offFacts();
+    };
     void this.refresh();
   }
 

@@ -11,6 +11,9 @@ import type { WeatherService } from '../weather/weather-service';
 import type { ForecastService } from '../forecast/forecast-service';
 import type { IrrigationService } from '../irrigation/irrigation-service';
 import type { ActionExecutor } from '../irrigation/action-executor';
+import type { CatalogView } from '../ha/entities/descriptor';
+import type { HaSiteFacts } from '../ha/ha-facts';
+import type { HaLink } from '../ha/ha-link';
 import type { SseHub } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
@@ -29,6 +32,8 @@ export interface HttpDeps {
   forecast: ForecastService;
   irrigation: IrrigationService;
   actions: ActionExecutor;
+  /** What the entity catalog reads (null before a config exists): /sensors/manifest. */
+  catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */
   sourceKinds: ReadonlyMap<string, import('../weather/source').SourceKindDefinition>;
   /** LAN discovery listen time (shortened in tests). */
@@ -41,6 +46,14 @@ export interface HttpDeps {
   /** True when the request carries valid credentials or auth is disabled (completed by the auth issue). */
   isAuthenticated: (request: FastifyRequest) => boolean;
   authRequired: () => boolean;
+  /** Home Assistant, when the environment configures it (absent or link null: standalone). */
+  ha?: HttpHaDeps;
+}
+
+/** What routes read of Home Assistant: the link (null when not configured) and its location facts. */
+export interface HttpHaDeps {
+  link: Pick<HaLink, 'reachable' | 'getStates'> | null;
+  facts: () => HaSiteFacts | null;
 }
 
 /** Adds one domain's routes to the scope it is given; the scope carries the mount prefix. */

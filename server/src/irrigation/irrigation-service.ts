@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { AppliedConfig } from '../config/config-types';
-import type { EventBus } from '../core/bus';
+import type { EventBus, HaAdoptionEntry } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
 import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
@@ -40,6 +40,13 @@ export interface HardwareView {
   >;
 }
 
+/** What the snapshot reports of Home Assistant (spec 2.5 `ha_adoption`, 9.6 `ha_reachable`). */
+export interface HaView {
+  /** The link is up; true when HA is not configured (the native path). */
+  reachable(): boolean;
+  adoption(): HaAdoptionEntry[];
+}
+
 export interface IrrigationServiceDeps {
   bus: EventBus;
   clock: Clock;
@@ -51,6 +58,8 @@ export interface IrrigationServiceDeps {
   compute: ComputeIrrigation;
   /** Null until controllers are wired (tests of the engine alone). */
   hardware?: HardwareView | null;
+  /** Null or absent: standalone (`ha_adoption` [], `ha_reachable` true). */
+  ha?: HaView | null;
 }
 
 /** Parts of the input a simulation may replace. */
@@ -83,6 +92,10 @@ export class IrrigationService implements Module {
     // first one right after boot) are rare: the snapshot reflects them at once.
     this.unsubscribers.push(this.deps.bus.on('config.changed', () => this.recompute()));
     this.unsubscribers.push(this.deps.bus.on('forecast.snapshot', () => this.recompute()));
+    // Home Assistant: link up/down (`ha_reachable`), adoption records, its site facts (time zone).
+    for (const event of ['ha.connection', 'ha.adoption', 'ha.facts'] as const) {
+      this.unsubscribers.push(this.deps.bus.on(event, () => this.recompute()));
+    }
     this.recompute();
     this.tick = setInterval(() => this.schedule(), TICK_MS);
     this.tick.unref();
@@ -177,8 +190,10 @@ export class IrrigationService implements Module {
     };
   }
 
-  /** The controllers' own facts: restart hold, water level, flow. */
+  /** The controllers' own facts: restart hold, water level, flow; and Home Assistant's. */
   private withHardware(output: EngineOutput): EngineOutput {
+    const ha = this.deps.ha;
+    if (ha) Object.assign(output.snapshot, { ha_reachable: ha.reachable(), ha_adoption: ha.adoption() });
     const hardware = this.deps.hardware;
     if (!hardware) return output;
     const reasons = hardware.restartReasons();

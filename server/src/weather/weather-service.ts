@@ -112,7 +112,13 @@ export class WeatherService implements Module {
   }
 
   async start(): Promise<void> {
-    this.unsubscribe = this.deps.bus.on('config.changed', () => void this.reconfigure());
+    const offConfig = this.deps.bus.on('config.changed', () => void this.reconfigure());
+    // Home Assistant's site facts may fill the deployment's time zone or elevation (location/site.ts).
+    const offFacts = this.deps.bus.on('ha.facts', () => void this.reconfigure());
+    this.unsubscribe = () => {
+      offConfig();
+      offFacts();
+    };
     await this.reconfigure();
     this.tickTimer = setInterval(() => this.tick(), TICK_MS);
     this.tickTimer.unref();
@@ -190,6 +196,34 @@ export class WeatherService implements Module {
         label: x.label ?? null,
       })),
     );
+  }
+
+  /** What each running source of these kinds has reported: its latest reading per field and its extras. */
+  channelsOf(kinds: readonly string[]): {
+    source_id: string;
+    kind: string;
+    channels: { key: string; value: number | null; observed_epoch: number; label: string | null }[];
+  }[] {
+    return [...this.runtimes.values()]
+      .filter((r) => kinds.includes(r.entry.kind) && r.source !== null)
+      .map((r) => ({
+        source_id: r.entry.id,
+        kind: r.entry.kind,
+        channels: [
+          ...[...r.readings.values()].map((x) => ({
+            key: x.field as string,
+            value: x.value,
+            observed_epoch: x.observedEpoch,
+            label: null,
+          })),
+          ...[...r.extras.values()].map((x) => ({
+            key: x.key,
+            value: x.value as number | null,
+            observed_epoch: x.observedEpoch,
+            label: x.label ?? null,
+          })),
+        ],
+      }));
   }
 
   /** Running sources of one kind, for the ingest routes to find their target. */

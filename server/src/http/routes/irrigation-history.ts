@@ -35,7 +35,7 @@ export function irrigationHistoryRoutes(deps: HttpDeps): DomainRoutes {
   const store = deps.store;
   if (!store) return {};
   const now = () => epochSeconds(deps.clock);
-  const timezone = () => deploymentTimezone(deps.config.current);
+  const timezone = () => deploymentTimezone(deps.config.current, deps.ha?.facts() ?? null);
 
   return {
     shared: (scope) => {

@@ -7,22 +7,34 @@ import { queryNumber } from '../query';
 const CONFIGURED_ZOOM = 11;
 const WORLD_ZOOM = 2;
 
+/**
+ * Where the map starts (`source` says which): deployment.location from the
+ * config, else the LAT/LON environment (an explicit operator or add-on
+ * option), else Home Assistant's home (get_config), else nothing (world view).
+ */
+export function mapLocation(deps: Pick<HttpDeps, 'config' | 'env' | 'ha'>): {
+  lat: number | null;
+  lon: number | null;
+  zoom: number;
+  source: 'config' | 'environment' | 'home_assistant' | 'none';
+} {
+  const location = deps.config.current?.config.deployment.location;
+  if (location) return { lat: location.lat, lon: location.lon, zoom: CONFIGURED_ZOOM, source: 'config' };
+  if (deps.env.lat !== null && deps.env.lon !== null) {
+    return { lat: deps.env.lat, lon: deps.env.lon, zoom: CONFIGURED_ZOOM, source: 'environment' };
+  }
+  const facts = deps.ha?.facts() ?? null;
+  if (facts && facts.latitude !== null && facts.longitude !== null) {
+    return { lat: facts.latitude, lon: facts.longitude, zoom: CONFIGURED_ZOOM, source: 'home_assistant' };
+  }
+  return { lat: deps.env.lat, lon: deps.env.lon, zoom: WORLD_ZOOM, source: 'none' };
+}
+
 /** GET /location, /location/timezone, /location/elevation. */
 export function locationRoutes(deps: HttpDeps): DomainRoutes {
   return {
     shared: (scope) => {
-      scope.get('/location', async () => {
-        const location = deps.config.current?.config.deployment.location;
-        const lat = location?.lat ?? deps.env.lat;
-        const lon = location?.lon ?? deps.env.lon;
-        const known = lat !== null && lon !== null;
-        return {
-          lat,
-          lon,
-          zoom: known ? CONFIGURED_ZOOM : WORLD_ZOOM,
-          source: location ? 'config' : known ? 'environment' : 'none',
-        };
-      });
+      scope.get('/location', async () => mapLocation(deps));
 
       scope.get('/location/timezone', async (request) => {
         const lat = queryNumber(request, 'lat', -90, 90);

@@ -22,7 +22,8 @@ import type { ZonePlan } from './water-plan';
  * - `master_enable`: true unless a `master_enable` toggle is stored false (no
  *   such control exists yet; the pause is reported by `skip_check.is_paused`).
  * - `water_level_pct` null / `water_level_capable` false, `flow` all null and
- *   `flow_connected` false, `ha_adoption` []: no controller data reaches the engine yet.
+ *   `flow_connected` false, `ha_adoption` [] and `ha_reachable` true: no controller
+ *   or Home Assistant data reaches the engine; the irrigation service lays them over.
  * - `station_last_seen_epoch` / `forecast_last_seen_epoch`: 0 when never seen (the schema wants an integer).
  * - Water plan day `start_epoch`/`finish_epoch`: the run window for that day's total
  *   planned seconds; null when nothing is planned that day or no window exists.

@@ -1,13 +1,13 @@
 import type { AppliedConfig } from '../../config/config-types';
-import { resolveTimezone } from '../../location/timezone';
+import { siteTimezone, type SiteFacts } from '../../location/site';
 
 /**
  * The deployment's IANA time zone, the same way the irrigation service reads it
- * (configured, else derived from lat/lon), so history names the local days the
- * engine decided on. UTC before any config exists.
+ * (configured, else Home Assistant's when HA sits at the deployment, else
+ * derived from lat/lon: location/site.ts), so history names the local days
+ * the engine decided on. UTC before any config exists.
  */
-export function deploymentTimezone(applied: AppliedConfig | null): string {
+export function deploymentTimezone(applied: AppliedConfig | null, haFacts: SiteFacts | null = null): string {
   if (!applied) return 'UTC';
-  const { location, timezone } = applied.config.deployment;
-  return resolveTimezone(timezone ?? null, location.lat, location.lon);
+  return siteTimezone(applied, haFacts);
 }
