@@ -92,7 +92,8 @@ describe('GET /snapshot', () => {
 
   it('shows a real Tempest datagram, converted, with its observation times', async () => {
     const { booted, port } = await bootTempest();
-    await send(port, obsNow());
+    const datagram = obsNow();
+    await send(port, datagram);
     const body = await until(async () => {
       const res = await request(booted.service.server).get('/api/v1/snapshot');
       return res.body.air_temp_f === null ? null : res.body;
@@ -104,7 +105,8 @@ describe('GET /snapshot', () => {
     // A measured zero stays zero: no rain fell in the minute.
     expect(body.rain_in_last_min).toBe(0);
     expect(body.rain_in_today).toBe(0);
-    expect(body.air_temp_live_epoch).toBe(JSON.parse(obsNow()).obs[0][0]);
+    // The datagram's own observation time, not a second reading of the clock.
+    expect(body.air_temp_live_epoch).toBe(JSON.parse(datagram).obs[0][0]);
     expect(body.station_serial).toBe(OBS_ST.serial_number);
     expect(body.hub_serial).toBe(OBS_ST.hub_sn);
     expect(body.has_live_station).toBe(true);
