@@ -1,5 +1,6 @@
 import { fieldSpec, isWeatherField } from '../weather/fields';
 import type { HaState } from './ha-link';
+import { compareText } from '../core/compare';
 
 /**
  * What GET /sensors/soil and /sensors/discovered list (docs/ha.md): Home
@@ -258,7 +259,7 @@ export function discoveredRoles(
       });
     }
   }
-  for (const list of Object.values(roles)) list.sort((a, b) => a.id.localeCompare(b.id));
+  for (const list of Object.values(roles)) list.sort((a, b) => compareText(a.id, b.id));
   return roles;
 }
 
@@ -289,7 +290,7 @@ export function soilChannels(haStates: readonly HaState[], extras: readonly Extr
       observed_epoch: haObservedEpoch(state),
     });
   }
-  return out.sort((a, b) => a.id.localeCompare(b.id));
+  return out.sort((a, b) => compareText(a.id, b.id));
 }
 
 /** HA's last report of the value (`last_reported`, 2024.3+), else `last_updated`, in epoch seconds. */

@@ -1,5 +1,6 @@
 import { createSocket } from 'node:dgram';
 import { parseTempestDatagram, type TempestMessage } from './sources/tempest/tempest-messages';
+import { compareText } from '../core/compare';
 
 /**
  * LAN discovery by listening only: Tempest hubs broadcast on UDP 50222, so a
@@ -56,7 +57,7 @@ export async function listenForGateways(
   socket.close();
   return {
     listened_ms: listenMs,
-    gateways: [...found.values()].sort((a, b) => a.serial.localeCompare(b.serial)),
+    gateways: [...found.values()].sort((a, b) => compareText(a.serial, b.serial)),
     error,
   };
 }

@@ -1,5 +1,6 @@
 import { FIELD_SPECS, WEATHER_FIELDS, type WeatherField } from './fields';
 import type { Reading } from './source';
+import { compareText } from '../core/compare';
 
 /**
  * Per-field ownership (pure). Each field is owned by one source at a time: a
@@ -65,7 +66,7 @@ export function mergeFields(
   rules: MergeRules,
   nowEpoch: number,
 ): Map<WeatherField, Selection> {
-  const byPriority = [...sources].sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id));
+  const byPriority = [...sources].sort((a, b) => b.priority - a.priority || compareText(a.id, b.id));
   const byId = new Map(sources.map((s) => [s.id, s]));
   const selections = new Map<WeatherField, Selection>();
   for (const field of WEATHER_FIELDS) {
@@ -108,7 +109,7 @@ function newestFirstWithinPriority(sources: MergeSource[], field: WeatherField):
     (a, b) =>
       b.priority - a.priority ||
       (b.readings.get(field)?.observedEpoch ?? 0) - (a.readings.get(field)?.observedEpoch ?? 0) ||
-      a.id.localeCompare(b.id),
+      compareText(a.id, b.id),
   );
 }
 

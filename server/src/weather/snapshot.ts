@@ -2,6 +2,7 @@ import { dewPointF, feelsLikeF, wetBulbF } from './derived';
 import type { WeatherField } from './fields';
 import type { Selection } from './merge';
 import type { RecentStrike } from './trackers/lightning';
+import { compareText } from '../core/compare';
 
 /**
  * The weather snapshot (spec 2.2), built from the merged selections (pure).
@@ -127,7 +128,7 @@ function sourceLabel(owners: string[], labels: ReadonlyMap<string, string>): str
   if (owners.length === 0) return 'no live source';
   const counts = new Map<string, number>();
   for (const id of owners) counts.set(id, (counts.get(id) ?? 0) + 1);
-  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
   const [top] = ranked[0] as [string, number];
   const name = labels.get(top) ?? top;
   return ranked.length === 1 ? name : `${name} + ${ranked.length - 1} more`;

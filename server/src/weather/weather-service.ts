@@ -22,6 +22,7 @@ import type {
 } from './source';
 import { sourceStatus } from './status';
 import { LightningTracker } from './trackers/lightning';
+import { compareText } from '../core/compare';
 
 /**
  * The weather domain's long-lived module: builds one source per enabled
@@ -176,7 +177,7 @@ export class WeatherService implements Module {
   devices(): DeviceRecord[] {
     return [...this.runtimes.values()]
       .flatMap((r) => [...r.devices.values()])
-      .sort((a, b) => a.id.localeCompare(b.id));
+      .sort((a, b) => compareText(a.id, b.id));
   }
 
   /** The live extra readings (soil channels, ...) of every source, keyed `source:<id>:<key>`. */

@@ -11,6 +11,7 @@ import type {
   ScannedZone,
   StationState,
 } from '../types';
+import { compareText } from '../../core/compare';
 
 /**
  * `ha_service_call`: zones are Home Assistant entities (a `switch`, `valve`,
@@ -259,7 +260,7 @@ export class HaServiceCallController implements ControllerAdapter {
         name: friendlyName(state.entity_id, state.attributes),
         rank: scanRank(state.entity_id, state.attributes),
       }))
-      .sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name))
+      .sort((a, b) => a.rank - b.rank || compareText(a.name, b.name))
       .map(({ station, name }) => ({ station, name }));
   }
 

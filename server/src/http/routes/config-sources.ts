@@ -1,6 +1,7 @@
 import { inUnitedStates } from '../../forecast/plan';
 import { WEATHER_FIELDS } from '../../weather/fields';
 import type { DomainRoutes, HttpDeps } from '../deps';
+import { compareText } from '../../core/compare';
 
 /**
  * GET /config/field_sources and /config/source_catalog: which source owns each
@@ -31,7 +32,7 @@ export function configSourceRoutes(deps: HttpDeps): DomainRoutes {
             kind: s.kind,
             region_priority: lat === null || lon === null ? 0 : (FORECAST_KINDS[s.kind]?.(lat, lon) ?? 0),
           }))
-          .sort((a, b) => b.region_priority - a.region_priority || a.id.localeCompare(b.id));
+          .sort((a, b) => b.region_priority - a.region_priority || compareText(a.id, b.id));
         return {
           user_fields: WEATHER_FIELDS.map((field) => {
             const owner = selections.get(field);
@@ -61,7 +62,7 @@ export function configSourceRoutes(deps: HttpDeps): DomainRoutes {
           .filter((k) => k.cloud)
           .sort(
             (a, b) =>
-              (b.cloud?.honestyRank ?? 0) - (a.cloud?.honestyRank ?? 0) || a.kind.localeCompare(b.kind),
+              (b.cloud?.honestyRank ?? 0) - (a.cloud?.honestyRank ?? 0) || compareText(a.kind, b.kind),
           );
         return {
           lat: config?.deployment.location.lat ?? deps.env.lat,

@@ -1,6 +1,7 @@
 import { listenForGateways } from '../../weather/discovery';
 import type { DeviceRecord } from '../../weather/source';
 import type { DomainRoutes, HttpDeps } from '../deps';
+import { compareText } from '../../core/compare';
 
 /** GET /devices (every gateway, hub, station, cloud account and controller, sorted by id) and /devices/discover. */
 export function devicesRoutes(deps: HttpDeps): DomainRoutes {
@@ -27,7 +28,7 @@ export function devicesRoutes(deps: HttpDeps): DomainRoutes {
           status_note: null,
         }));
         return {
-          devices: [...deps.weather.devices(), ...controllers].sort((a, b) => a.id.localeCompare(b.id)),
+          devices: [...deps.weather.devices(), ...controllers].sort((a, b) => compareText(a.id, b.id)),
         };
       });
 

@@ -24,6 +24,7 @@ import {
   uvIndex,
   type Measure,
 } from './units';
+import { compareText } from '../../../core/compare';
 
 /**
  * Pure parser of an Ecowitt gateway's `GET /get_livedata_info` answer
@@ -262,7 +263,7 @@ function channels(out: BatchCollector, body: Json): void {
   }
   const firstLeaf = leaves
     .filter((leaf) => leaf.value !== null)
-    .sort((a, b) => Number(a.n) - Number(b.n) || a.n.localeCompare(b.n))[0];
+    .sort((a, b) => Number(a.n) - Number(b.n) || compareText(a.n, b.n))[0];
   if (firstLeaf) out.reading('leaf_wetness_pct', firstLeaf.value);
   for (const ch of entries(body.ch_leak)) {
     const n = str(ch.channel);
