@@ -42,6 +42,9 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=deps /build/node_modules ./node_modules
 COPY --from=build /build/dist ./dist
+# The web app's icons, served at /icon.png, /icon-192.png and /icon-512.png (server/src/web/assets.ts).
+COPY icon.png ./
+COPY web ./web
 COPY bin ./bin
 COPY addon/run.sh /run.sh
 RUN chmod 0755 /run.sh /app/bin/raincheck

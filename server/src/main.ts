@@ -23,6 +23,7 @@ import { requirePrivileged } from './auth/privileged';
 import { AuthService } from './auth/auth-service';
 import { buildPolicy, RequestAuthenticator, type AuthPolicy } from './auth/request-auth';
 import { authRoutes } from './http/routes/auth';
+import { webAppRoutes } from './http/routes/web-app';
 import { ElevationClient } from './location/elevation';
 import { tryOpenStore, type Store } from './store/store';
 import { builtinSourceKinds, MODELLED_KINDS, registerWithConfigValidator } from './weather/sources/index';
@@ -34,6 +35,7 @@ import { weatherRoutes } from './http/routes/weather';
 import { devicesRoutes } from './http/routes/devices';
 import { configSourceRoutes } from './http/routes/config-sources';
 import { ingestRoutes } from './http/routes/ingest';
+import { wizardRoutes } from './http/routes/wizard';
 import { DISCOVERY_LISTEN_MS, TEMPEST_PORT } from './weather/discovery';
 import { haLinkOptionsFromEnv } from './ha/ha-env';
 import type { HaLink } from './ha/ha-link';
@@ -306,6 +308,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     actions,
     catalogView: entityView,
     sourceKinds,
+    controllerKinds,
+    fetch: options.fetch ?? fetch,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
     installId,
@@ -340,6 +344,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       irrigationRoutes(deps),
       authRoutes({ auth, authenticator, policy, config, logger }),
       irrigationHistoryRoutes(deps),
+      ...webAppRoutes(deps),
+      wizardRoutes(deps),
     ],
     authenticator.gate,
   );

@@ -38,7 +38,7 @@ interface PathCase {
 const PATHS: PathCase[] = [
   { label: 'static file', method: 'GET', path: '/favicon.ico', access: 'public', ok: 404 },
   { label: 'static file (/pkg)', method: 'GET', path: '/pkg/app.js', access: 'public', ok: 404 },
-  { label: 'service worker', method: 'GET', path: '/sw.js', access: 'public', ok: 404 },
+  { label: 'service worker', method: 'GET', path: '/sw.js', access: 'public', ok: 200 },
   { label: 'login page', method: 'GET', path: '/login', access: 'public', html: true, ok: 404 },
   { label: 'info', method: 'GET', path: '/api/v1/info', access: 'public', ok: 200 },
   { label: 'auth status', method: 'GET', path: '/api/v1/auth/status', access: 'public', ok: 200 },

@@ -15,13 +15,18 @@ export type StepHook = (step: AtomicWriteStep) => void;
 
 const TEMP_MARK = '.tmp-';
 
-export function writeFileAtomic(path: string, data: string, beforeStep: StepHook = () => {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  beforeStep: StepHook = () => {},
+): void {
   const temp = join(dirname(path), `${basename(path)}${TEMP_MARK}${process.pid}-${Date.now()}`);
   beforeStep('open');
   const fd = openSync(temp, 'w', 0o600);
   try {
     beforeStep('write');
-    writeSync(fd, data);
+    if (typeof data === 'string') writeSync(fd, data);
+    else writeAll(fd, data);
     beforeStep('fsync');
     fsyncSync(fd);
     beforeStep('close');
@@ -32,6 +37,12 @@ export function writeFileAtomic(path: string, data: string, beforeStep: StepHook
   renameSync(temp, path);
   beforeStep('fsync_dir');
   syncDirectory(dirname(path));
+}
+
+/** writeSync may write less than asked; binary content (photos) is written until all of it is. */
+function writeAll(fd: number, data: Uint8Array): void {
+  let offset = 0;
+  while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
 /**

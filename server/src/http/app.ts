@@ -35,6 +35,21 @@ function refuseRouteSchemas(): never {
   throw new Error('route JSON schemas are not used here: validate the request with zod in the handler');
 }
 
+/** One registered route, as the API docs list it (HEAD routes fastify adds for GETs are left out). */
+export interface RegisteredRoute {
+  method: string;
+  /** The full path with its mount prefix, fastify syntax (`/api/v1/auth/tokens/:id`). */
+  url: string;
+  preHandlers: readonly unknown[];
+}
+
+const routeCatalogs = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route of an app createApp built, complete once the app is ready (GET /docs/openapi.json). */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return routeCatalogs.get(app) ?? [];
+}
+
 /** Runs on every request before routing decides anything (the auth gate). */
 export type RequestGate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -68,6 +83,14 @@ export function createApp(
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   if (gate) app.addHook('onRequest', gate);
+  const catalog: RegisteredRoute[] = [];
+  routeCatalogs.set(app, catalog);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        catalog.push({ method, url: route.url, preHandlers: [route.preHandler ?? []].flat() });
+    }
+  });
 
   for (const domain of domains) domain.root?.(app);
   for (const prefix of [API_PREFIX, LEGACY_API_PREFIX]) {

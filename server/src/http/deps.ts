@@ -36,6 +36,9 @@ export interface HttpDeps {
   catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */
   sourceKinds: ReadonlyMap<string, import('../weather/source').SourceKindDefinition>;
+  /** Controller kinds this build drives, and outgoing HTTP (loopback-only in tests): the wizard's probes. */
+  controllerKinds: ReadonlyMap<string, import('../controllers/kinds').AnyControllerKind>;
+  fetch: typeof fetch;
   /** LAN discovery listen time (shortened in tests). */
   discoveryListenMs: number;
   discoveryPort: number;

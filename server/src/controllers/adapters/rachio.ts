@@ -113,6 +113,8 @@ export class RachioController implements ControllerAdapter {
   private readonly log: Logger;
   /** The device id once resolved from the account (device_id null); reset when the lookup fails. */
   private deviceIdLookup: Promise<string> | null = null;
+  /** The vendor's remaining-calls header of the last answer; null until one carried it. */
+  private lastRateLimitRemaining: string | null = null;
 
   constructor(private readonly ctx: AdapterContext<RachioConfig>) {
     this.id = ctx.id;
@@ -162,6 +164,18 @@ export class RachioController implements ControllerAdapter {
       .filter((zone) => zone.enabled !== false)
       .sort((a, b) => (a.zoneNumber ?? Infinity) - (b.zoneNumber ?? Infinity))
       .map((zone) => ({ station: zone.id, name: zone.name ?? `Zone ${zone.zoneNumber ?? zone.id}` }));
+  }
+
+  /** Wizard probe: the device this controller drives, and how many the account holds. */
+  async discoverDevice(): Promise<{ device_id: string; name: string | null; device_count: number }> {
+    const person = await this.loadPerson();
+    const device = this.pickDevice(person);
+    return { device_id: device.id, name: device.name ?? null, device_count: person.devices.length };
+  }
+
+  /** The remaining daily calls the last answer reported; null when none said. */
+  get rateLimitRemaining(): string | null {
+    return this.lastRateLimitRemaining;
   }
 
   private async stopWater(): Promise<void> {
@@ -239,6 +253,7 @@ export class RachioController implements ControllerAdapter {
       rateLimitHeader: RATE_LIMIT_REMAINING,
     };
     const response = await this.guard(controllerCall(options, url, init));
+    this.lastRateLimitRemaining = response.headers.get(RATE_LIMIT_REMAINING) ?? this.lastRateLimitRemaining;
     this.warnWhenBudgetSpent(response, `${init.method ?? 'GET'} ${safeUrl(url)}`);
     return response;
   }

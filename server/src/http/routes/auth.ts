@@ -27,8 +27,8 @@ export interface AuthRouteDeps {
 
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
-const credentialsBody = z.object({ username: z.string().max(64), password: z.string().max(4096) });
-const tokenBody = z.object({ name: z.string() });
+export const credentialsBody = z.object({ username: z.string().max(64), password: z.string().max(4096) });
+export const tokenBody = z.object({ name: z.string() });
 
 export function authRoutes(deps: AuthRouteDeps): DomainRoutes {
   let limiter: preHandlerAsyncHookHandler | null = null;

@@ -114,7 +114,7 @@ function rollbackTarget(request: FastifyRequest): string {
 }
 
 /** Runs a config write, counting its outcome and mapping refusals to their status and code. */
-async function write(deps: HttpDeps, run: () => Promise<SaveResult>): Promise<SaveResult> {
+export async function write(deps: HttpDeps, run: () => Promise<SaveResult>): Promise<SaveResult> {
   try {
     const result = await run();
     deps.metrics.countConfigSave('saved');

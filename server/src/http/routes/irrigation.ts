@@ -12,7 +12,7 @@ import { subscribe } from './stream';
  */
 
 /** POST /irrigation/simulate body: parts of the engine's input to replace; everything else is live. */
-const scenarioSchema = z.strictObject({
+export const scenarioSchema = z.strictObject({
   now_epoch: z.number().int().min(0).optional(),
   weather: z.record(z.string(), z.unknown()).optional(),
   forecast: z.record(z.string(), z.unknown()).optional(),

@@ -82,6 +82,17 @@ const tomorrowBody = z.object({ mode: z.enum(TOMORROW_MODES) });
 const globalBody = z.object({ mode: z.enum(OVERRIDE_MODES) });
 const zoneBody = z.object({ zone: z.string(), mode: z.enum(OVERRIDE_MODES) });
 
+/** Each control kind's body beside `kind` (the API docs render these). */
+export const CONTROL_ACTION_BODIES = {
+  set_threshold: thresholdBody,
+  toggle: toggleBody,
+  set_pause_until: pauseBody,
+  clear_pause_until: z.object({}),
+  set_override_tomorrow: tomorrowBody,
+  set_global_override: globalBody,
+  set_zone_override: zoneBody,
+} as const satisfies Record<ControlActionKind, z.ZodObject>;
+
 export function parseControlAction(body: unknown, context: ActionContext): ParseActionResult {
   const head = kindOnly.safeParse(body);
   if (!head.success) return fail('invalid_body', 'expected a JSON object with a string "kind"');

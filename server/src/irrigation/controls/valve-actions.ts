@@ -19,6 +19,13 @@ export const VALVE_ACTION_KINDS = ['run', 'stop', 'stop_all'] as const;
 const runBody = z.object({ zone: z.string().min(1), seconds: z.number().int().min(1) });
 const stopBody = z.object({ zone: z.string().min(1) });
 
+/** Each valve kind's body beside `kind` (the API docs render these). */
+export const VALVE_ACTION_BODIES = {
+  run: runBody,
+  stop: stopBody,
+  stop_all: z.object({}),
+} as const satisfies Record<ValveAction['kind'], z.ZodObject>;
+
 export type ParseValveResult = { ok: true; action: ValveAction } | { ok: false; error: ActionError };
 
 export function isValveActionKind(kind: unknown): kind is ValveAction['kind'] {

@@ -1,0 +1,165 @@
+import { CONTENT_SECURITY_POLICY } from '../http/security-headers';
+import { WEB_ICONS } from './assets';
+
+/**
+ * GET /sw.js (spec 4.1, public): the service worker, as JavaScript text.
+ *
+ * - install: caches the app shell (the page at the scope root, the manifest,
+ *   the icons) one file at a time; a file that fails or redirects (to /login)
+ *   is skipped, so installing never fails on a missing asset.
+ * - navigation: network first; offline, the cached shell, else a small
+ *   built-in offline page.
+ * - API: never cached and never answered from a cache, with one exception:
+ *   the last irrigation snapshot (`api/v1/irrigation/snapshot`), network first
+ *   and kept for offline display (an offline answer carries
+ *   `X-Raincheck-Offline: 1`).
+ * - Cache names carry the service version; activation deletes older ones.
+ *
+ * Every path is relative to the worker's scope (the directory it is served
+ * from), so it works at the origin root and under HA's ingress prefix alike.
+ */
+
+export const SW_CONTENT_TYPE = 'application/javascript; charset=utf-8';
+export const SNAPSHOT_PATH = 'api/v1/irrigation/snapshot';
+
+const OFFLINE_PAGE = [
+  '<!doctype html>',
+  '<html lang="en"><head><meta charset="utf-8">',
+  '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  '<title>Raincheck (offline)</title></head>',
+  '<body><h1>Raincheck is offline</h1>',
+  '<p>The service cannot be reached right now. This page reloads the app once it is back.</p>',
+  '<p><a href=".">Try again</a></p></body></html>',
+].join('');
+
+export function serviceWorkerSource(version: string): string {
+  const shell = ['.', 'manifest.webmanifest', ...WEB_ICONS.map((icon) => icon.path)];
+  return `'use strict';
+// Raincheck service worker ${version}
+const VERSION = ${JSON.stringify(version)};
+const CACHE_PREFIX = 'raincheck-';
+const SHELL_CACHE = CACHE_PREFIX + 'shell-' + VERSION;
+const DATA_CACHE = CACHE_PREFIX + 'data-' + VERSION;
+// The app shell, relative to the scope.
+const SHELL = ${JSON.stringify(shell)};
+// The one API response kept, for offline display.
+const SNAPSHOT = ${JSON.stringify(SNAPSHOT_PATH)};
+const OFFLINE_PAGE = ${JSON.stringify(OFFLINE_PAGE)};
+const OFFLINE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': ${JSON.stringify(CONTENT_SECURITY_POLICY)},
+  'X-Content-Type-Options': 'nosniff',
+};
+
+function scoped(path) {
+  return new URL(path, self.registration.scope).href;
+}
+
+// The path below the scope, or null for another origin or a path outside the scope.
+function pathInScope(url) {
+  const scope = new URL(self.registration.scope);
+  if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return null;
+  return url.pathname.slice(scope.pathname.length);
+}
+
+function isApi(path) {
+  return path === 'api' || path.startsWith('api/');
+}
+
+// Only complete same-origin answers that were not redirected (to /login) are kept.
+function cacheable(response) {
+  return Boolean(response) && response.ok && !response.redirected;
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(precacheShell().then(() => self.skipWaiting()));
+});
+
+async function precacheShell() {
+  const cache = await caches.open(SHELL_CACHE);
+  await Promise.all(
+    SHELL.map(async (path) => {
+      try {
+        const request = new Request(scoped(path), { cache: 'reload', credentials: 'same-origin' });
+        const response = await fetch(request);
+        if (cacheable(response)) await cache.put(scoped(path), response);
+      } catch (err) {
+        // Offline or absent: the shell is best effort.
+      }
+    }),
+  );
+}
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) =>
+        Promise.all(
+          keys
+            .filter((key) => key.startsWith(CACHE_PREFIX) && key !== SHELL_CACHE && key !== DATA_CACHE)
+            .map((key) => caches.delete(key)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const path = pathInScope(new URL(request.url));
+  if (path === null) return;
+  if (path === SNAPSHOT) {
+    event.respondWith(snapshot(request));
+    return;
+  }
+  // Every other API call goes to the network untouched: nothing is cached.
+  if (isApi(path)) return;
+  if (request.mode === 'navigate') {
+    event.respondWith(navigate(request, path));
+    return;
+  }
+  if (SHELL.includes(path)) event.respondWith(shellFile(request, path));
+});
+
+async function snapshot(request) {
+  const cache = await caches.open(DATA_CACHE);
+  try {
+    const response = await fetch(request);
+    if (cacheable(response)) await cache.put(scoped(SNAPSHOT), response.clone());
+    return response;
+  } catch (err) {
+    const cached = await cache.match(scoped(SNAPSHOT));
+    if (!cached) throw err;
+    const headers = new Headers(cached.headers);
+    headers.set('X-Raincheck-Offline', '1');
+    return new Response(cached.body, { status: cached.status, statusText: cached.statusText, headers });
+  }
+}
+
+async function navigate(request, path) {
+  try {
+    const response = await fetch(request);
+    if (path === '' && cacheable(response)) {
+      const cache = await caches.open(SHELL_CACHE);
+      await cache.put(scoped('.'), response.clone());
+    }
+    return response;
+  } catch (err) {
+    const cache = await caches.open(SHELL_CACHE);
+    const shell = await cache.match(scoped('.'));
+    return shell || new Response(OFFLINE_PAGE, { status: 503, headers: OFFLINE_HEADERS });
+  }
+}
+
+async function shellFile(request, path) {
+  const cache = await caches.open(SHELL_CACHE);
+  const cached = await cache.match(scoped(path));
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (cacheable(response)) await cache.put(scoped(path), response.clone());
+  return response;
+}
+`;
+}
