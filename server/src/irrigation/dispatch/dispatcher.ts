@@ -244,7 +244,10 @@ export class Dispatcher {
     const open = Math.max(0, epochSeconds(this.deps.clock) - run.startEpoch);
     // A self-timed controller closed the valve at its planned end; a valve the
     // service owns was open until the stop went out (longer if that was late).
-    const seconds = how === 'completed' && !run.route.self_timed ? open : Math.min(open, run.seconds);
+    // Timers may fire a millisecond before the wall clock's whole second, so a
+    // run completed on time never counts less than its planned seconds.
+    const onTime = run.route.self_timed ? run.seconds : Math.max(open, run.seconds);
+    const seconds = how === 'completed' ? onTime : Math.min(open, run.seconds);
     const amount = run.route.simulated
       ? { applied_mm: null, volume_gal: null }
       : waterAmount(this.deps.zoneConfig(run.zone), seconds);
