@@ -26,6 +26,11 @@ export default tseslint.config(
     },
   },
   {
+    // The web app runs in the browser (web/tsconfig.json type-checks it with the DOM library).
+    files: ['web/app/**/*.ts', 'web/app/**/*.tsx'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,10 +1,15 @@
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { docsRoutes } from './docs';
+import { pageRoutes } from './pages';
 import { siteRoutes } from './site';
 import { pwaRoutes } from './web';
 import { zonesRoutes } from './zones';
 
-/** The web app's back-end routes: zone photos, the PWA files and /docs (one entry in main.ts). */
+/**
+ * The web app's routes (one entry in main.ts): its pages and bundle
+ * (pages.ts), zone photos (zones.ts, site.ts), the PWA files (web.ts) and
+ * /docs (docs.ts).
+ */
 export function webAppRoutes(deps: HttpDeps): DomainRoutes[] {
-  return [zonesRoutes(deps), siteRoutes(deps), pwaRoutes(), docsRoutes(deps)];
+  return [pageRoutes(), zonesRoutes(deps), siteRoutes(deps), pwaRoutes(), docsRoutes(deps)];
 }

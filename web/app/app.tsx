@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ErrorNotice } from './components/error-notice';
+import { Layout } from './components/layout';
+import { api, onUnauthorized } from './lib/api';
+import { AuthContext, type AuthStatus } from './lib/auth';
+import { lazyPage } from './lib/lazy';
+import { navigate, useRoute, type Route } from './lib/router';
+import { UnitsContext, type UnitSystem } from './lib/units';
+import DashboardPage from './pages/dashboard';
+
+const ZonesPage = lazyPage(() => import('./pages/zones'));
+const ZonePage = lazyPage<{ slug: string }>(() => import('./pages/zone'));
+const HistoryPage = lazyPage(() => import('./pages/history'));
+const SettingsPage = lazyPage<{ section: string | null; onUnitsChange: (units: UnitSystem) => void }>(
+  () => import('./pages/settings'),
+);
+const LoginPage = lazyPage<{ status: AuthStatus; onSignedIn: () => void }>(() => import('./pages/login'));
+const WizardPage = lazyPage(() => import('./pages/wizard'));
+
+const TITLES: Record<Route['page'], string> = {
+  dashboard: 'Dashboard',
+  zones: 'Zones',
+  zone: 'Zone',
+  history: 'History',
+  settings: 'Settings',
+  login: 'Sign in',
+  setup: 'Set up',
+  not_found: 'Not found',
+};
+
+export function App() {
+  const route = useRoute();
+  const [status, setStatus] = useState<AuthStatus | null>(null);
+  const [statusError, setStatusError] = useState<unknown>(null);
+  const [units, setUnits] = useState<UnitSystem>('imperial');
+
+  const loadStatus = () =>
+    api<AuthStatus>('auth/status')
+      .then((value) => {
+        setStatus(value);
+        setStatusError(null);
+      })
+      .catch(setStatusError);
+
+  useEffect(() => {
+    void loadStatus();
+    return onUnauthorized(() => {
+      void loadStatus();
+      navigate('login', true);
+    });
+  }, []);
+
+  const signedIn = status !== null && (status.mode === 'disabled' || status.authenticated);
+  useEffect(() => {
+    if (!signedIn) return;
+    api<{ deployment?: { units?: UnitSystem } }>('config')
+      .then((config) => setUnits(config.deployment?.units === 'metric' ? 'metric' : 'imperial'))
+      .catch(() => undefined);
+  }, [signedIn]);
+
+  useEffect(() => {
+    document.title = `${TITLES[route.page]} · Raincheck`;
+  }, [route.page]);
+
+  useEffect(() => {
+    if (status && !signedIn && route.page !== 'login' && route.page !== 'setup') navigate('login', true);
+  }, [status, signedIn, route.page]);
+
+  if (statusError) return <ErrorNotice error={statusError} title="Raincheck cannot be reached" />;
+  if (!status)
+    return (
+      <p class="loading" aria-busy="true">
+        Loading…
+      </p>
+    );
+
+  const page = (() => {
+    switch (route.page) {
+      case 'login':
+        return (
+          <LoginPage
+            status={status}
+            onSignedIn={() => {
+              void loadStatus().then(() => navigate('', true));
+            }}
+          />
+        );
+      case 'setup':
+        return <WizardPage />;
+      case 'dashboard':
+        return <DashboardPage />;
+      case 'zones':
+        return <ZonesPage />;
+      case 'zone':
+        return <ZonePage slug={route.slug} />;
+      case 'history':
+        return <HistoryPage />;
+      case 'settings':
+        return <SettingsPage section={route.section} onUnitsChange={setUnits} />;
+      case 'not_found':
+        return (
+          <section>
+            <h1>Page not found</h1>
+            <p>There is no page at “{route.path}”.</p>
+          </section>
+        );
+    }
+  })();
+
+  const bare = route.page === 'login' || (route.page === 'setup' && !signedIn);
+  return (
+    <AuthContext.Provider value={{ status, reload: loadStatus }}>
+      <UnitsContext.Provider value={units}>
+        {bare ? <main id="main">{page}</main> : <Layout route={route}>{page}</Layout>}
+      </UnitsContext.Provider>
+    </AuthContext.Provider>
+  );
+}
