@@ -15,8 +15,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \
   && node -e "new (require('better-sqlite3'))(':memory:').close()"
 
-# TypeScript build: the compiler needs the dev dependencies but no install
-# scripts (nothing native is loaded here).
+# Build: the TypeScript server into dist/server and the web app (Vite) into
+# dist/web. Both need the dev dependencies but no install scripts (the
+# bundler's native binding for musl is an optional dependency, not a script).
 FROM ${BUILD_FROM} AS build
 RUN apk add --no-cache nodejs npm
 WORKDIR /build
@@ -24,7 +25,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY server ./server
-RUN npm run build
+COPY web ./web
+RUN npm run build && test -f dist/web/index.html
 
 FROM ${BUILD_FROM}
 # BUILD_VERSION and BUILD_ARCH are passed by the Supervisor and HA's builder;
@@ -41,6 +43,7 @@ RUN apk add --no-cache nodejs curl jq su-exec tzdata \
 WORKDIR /app
 COPY package.json ./
 COPY --from=deps /build/node_modules ./node_modules
+# dist/server (the service) and dist/web (the built web app it serves).
 COPY --from=build /build/dist ./dist
 # The web app's icons, served at /icon.png, /icon-192.png and /icon-512.png (server/src/web/assets.ts).
 COPY icon.png ./

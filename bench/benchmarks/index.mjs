@@ -1,4 +1,5 @@
 import authThroughput from './auth-throughput.mjs';
+import bundleSize from './bundle-size.mjs';
 import coldStart from './cold-start.mjs';
 import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
@@ -23,7 +24,8 @@ import tempestUdpIngest from './tempest-udp-ingest.mjs';
  * started (the harness kills leftovers on exit anyway), and returns the
  * measured `value` in the budget's unit; `display` is the summary text. A
  * throw counts as a failed budget. A module measuring several figures over
- * one fixture (history.mjs) exports an array of them, spread in below.
+ * one fixture (history.mjs, bundle-size.mjs) exports an array of them, spread
+ * in below.
  */
 export default [
   coldStart,
@@ -35,4 +37,5 @@ export default [
   forecastArchive,
   engineRecompute,
   ...history,
+  ...bundleSize,
 ];

@@ -81,7 +81,8 @@ export interface ServiceOptions {
   fetch?: typeof fetch;
   /** Extra source kinds (tests register probes). */
   sourceKinds?: readonly SourceKindDefinition[];
-  discovery?: { listenMs: number; port: number };
+  /** LAN discovery: listen time, Tempest port, and the wizard's mDNS socket (tests inject these). */
+  discovery?: { listenMs: number; port: number; mdns?: import('./wizard/controller-sweep').MdnsFactory };
   /** The wait before an MQTT discovery republish (tests shorten the 0.5-3 s default). */
   mqttRepublishDelayMs?: () => number;
 }
@@ -312,6 +313,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     fetch: options.fetch ?? fetch,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
+    discoveryMdns: options.discovery?.mdns,
     installId,
     startedAtMs,
     privileged: requirePrivileged({

@@ -292,6 +292,17 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^CMD \["\/run\.sh"\]$/m);
   });
 
+  it('builds the web app in the build stage and ships dist/ with it', () => {
+    const build = dockerfile.slice(dockerfile.indexOf('AS build'), dockerfile.lastIndexOf('FROM ${BUILD_FROM}'));
+    expect(build).toMatch(/^COPY web \.\/web$/m);
+    expect(build).toMatch(/^RUN npm run build && test -f dist\/web\/index\.html$/m);
+    expect(dockerfile).toMatch(/^COPY --from=build \/build\/dist \.\/dist$/m);
+    // The web app's build script is what the image runs: it must produce dist/web.
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.build).toContain('build:web');
+    expect(scripts['build:web']).toContain('vite build');
+  });
+
   it('clears the base image s6 entrypoint when config.yaml turns the init off', () => {
     expect(config.init).toBe(false);
     expect(dockerfile).toMatch(/^ENTRYPOINT \[\]$/m);

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
 import { newSecret } from '../../server/src/auth/secrets';
 import { bootService, type BootedService } from '../helpers/service';
 import { configToml, json, seedOwner, send, type AuthToml, type SeededOwner } from './auth-helpers';
@@ -30,16 +32,16 @@ interface PathCase {
   /** A path ending in /stream: the only place an `access_token` query credential counts. */
   stream?: boolean;
   body?: unknown;
-  /** The answer once the request is let through (no static files or wizard exist yet: 404). */
+  /** The answer once the request is let through (pages and /pkg/ from the fake build in WEB_DIR). */
   ok: number;
   okCode?: string;
 }
 
 const PATHS: PathCase[] = [
   { label: 'static file', method: 'GET', path: '/favicon.ico', access: 'public', ok: 404 },
-  { label: 'static file (/pkg)', method: 'GET', path: '/pkg/app.js', access: 'public', ok: 404 },
+  { label: 'static file (/pkg)', method: 'GET', path: '/pkg/app.js', access: 'public', ok: 200 },
   { label: 'service worker', method: 'GET', path: '/sw.js', access: 'public', ok: 200 },
-  { label: 'login page', method: 'GET', path: '/login', access: 'public', html: true, ok: 404 },
+  { label: 'login page', method: 'GET', path: '/login', access: 'public', html: true, ok: 200 },
   { label: 'info', method: 'GET', path: '/api/v1/info', access: 'public', ok: 200 },
   { label: 'auth status', method: 'GET', path: '/api/v1/auth/status', access: 'public', ok: 200 },
   { label: 'auth status (legacy)', method: 'GET', path: '/api/auth/status', access: 'public', ok: 200 },
@@ -74,10 +76,10 @@ const PATHS: PathCase[] = [
   { label: 'metrics', method: 'GET', path: '/metrics', access: 'public', ok: 200 },
   { label: 'docs', method: 'GET', path: '/docs/x', access: 'public', ok: 404 },
   { label: 'wizard API', method: 'GET', path: '/api/v1/wizard/x', access: 'public-until-setup', ok: 404 },
-  { label: 'setup page', method: 'GET', path: '/setup', access: 'public-until-setup', html: true, ok: 404 },
+  { label: 'setup page', method: 'GET', path: '/setup', access: 'public-until-setup', html: true, ok: 200 },
   { label: 'snapshot', method: 'GET', path: '/api/v1/snapshot', access: 'protected', ok: 200 },
   { label: 'zone photo', method: 'GET', path: '/site/photos/x.jpg', access: 'protected', ok: 404 },
-  { label: 'zones page', method: 'GET', path: '/zones', access: 'protected', html: true, ok: 404 },
+  { label: 'zones page', method: 'GET', path: '/zones', access: 'protected', html: true, ok: 200 },
   { label: 'stream', method: 'GET', path: '/api/v1/stream', access: 'protected', stream: true, ok: 200 },
   { label: 'raw config read', method: 'GET', path: '/api/v1/config/raw', access: 'privileged', ok: 200 },
   {
@@ -410,7 +412,15 @@ const NOT_STORED: SeededOwner = {
 const instances = new Map<string, Instance>();
 const keyOf = (mode: Mode, network: Network, account: boolean) => `${mode}/${network}/${account}`;
 
+// A fake web build, so the pages answer the same whether or not `npm run build` made dist/web.
+const WEB_DIR = fs.mkdtempSync(join(os.tmpdir(), 'raincheck-matrix-web-'));
+const previousWebDir = process.env.RAINCHECK_WEB_DIR;
+
 beforeAll(async () => {
+  fs.mkdirSync(join(WEB_DIR, 'pkg'));
+  fs.writeFileSync(join(WEB_DIR, 'index.html'), '<html><head><base href="./" /></head></html>');
+  fs.writeFileSync(join(WEB_DIR, 'pkg', 'app.js'), 'export {};');
+  process.env.RAINCHECK_WEB_DIR = WEB_DIR;
   const needed = new Set(MODES.flatMap((mode) => SCENARIOS.map((s) => keyOf(mode, s.network, s.account))));
   for (const key of needed) {
     const [mode, network, account] = key.split('/') as [Mode, Network, string];
@@ -425,6 +435,9 @@ afterAll(async () => {
     await booted.service.stop();
     fs.rmSync(booted.dataDir, { recursive: true, force: true });
   }
+  if (previousWebDir === undefined) delete process.env.RAINCHECK_WEB_DIR;
+  else process.env.RAINCHECK_WEB_DIR = previousWebDir;
+  fs.rmSync(WEB_DIR, { recursive: true, force: true });
 });
 
 describe('auth access matrix (spec 5)', () => {

@@ -212,6 +212,103 @@ describe('service worker behaviour', () => {
     expect(await (await sw.fetch('zones/front', 'navigate'))?.text()).toBe('<html>shell</html>');
   });
 
+  const SHELL_HTML = [
+    '<html><head><base href="./" />',
+    '<script type="module" crossorigin src="./pkg/index-AbC1.js"></script>',
+    '<link rel="stylesheet" crossorigin href="./pkg/index-Def2.css">',
+    '<link rel="modulepreload" href="pkg/index-AbC1.js">',
+    '<link rel="preload" href="pkg/font-Gone3.woff2">',
+    '<script src="https://cdn.example.com/pkg/evil.js"></script>',
+    '<link rel="manifest" href="manifest.webmanifest" />',
+    '</head><body>pkg/not-a-reference.js</body></html>',
+  ].join('');
+  const html = (body: string) => () => new Response(body, { headers: { 'content-type': 'text/html' } });
+  const text = (body: string, type: string) => () =>
+    new Response(body, { headers: { 'content-type': type } });
+
+  it('precaches the bundle files the shell references, skipping what fails', async () => {
+    const sw = new Harness(serviceWorkerSource('9.9.9'));
+    sw.answers = {
+      [PREFIX]: html(SHELL_HTML),
+      [`${PREFIX}pkg/index-AbC1.js`]: text('export {};', 'application/javascript'),
+      [`${PREFIX}pkg/index-Def2.css`]: text('body{}', 'text/css'),
+    };
+    await sw.lifecycle('install');
+    const origin = 'https://ha.local';
+    expect(sw.cachedUrls().sort()).toEqual(
+      [
+        `${origin}${PREFIX}`,
+        `${origin}${PREFIX}pkg/index-AbC1.js`,
+        `${origin}${PREFIX}pkg/index-Def2.css`,
+      ].sort(),
+    );
+    // Each referenced file asked for once (the missing font too), nothing off-scope or from the body text.
+    const bundleFetches = sw.fetched.filter((url) => url.includes('/pkg/')).sort();
+    expect(bundleFetches).toEqual([
+      `${origin}${PREFIX}pkg/font-Gone3.woff2`,
+      `${origin}${PREFIX}pkg/index-AbC1.js`,
+      `${origin}${PREFIX}pkg/index-Def2.css`,
+    ]);
+  });
+
+  it('answers pkg/ files cache first and keeps only good answers', async () => {
+    const sw = new Harness(serviceWorkerSource('9.9.9'));
+    let served = 0;
+    sw.answers = {
+      [`${PREFIX}pkg/zones-X1.js`]: () => new Response(`export const n = ${++served};`),
+      [`${PREFIX}pkg/broken-Y2.js`]: () => new Response('gone', { status: 404 }),
+    };
+    expect(await (await sw.fetch('pkg/zones-X1.js'))?.text()).toBe('export const n = 1;');
+    // Online or not, the cached copy answers: hashed files never change.
+    expect(await (await sw.fetch('pkg/zones-X1.js'))?.text()).toBe('export const n = 1;');
+    sw.online = false;
+    expect(await (await sw.fetch('pkg/zones-X1.js'))?.text()).toBe('export const n = 1;');
+    expect(sw.fetched).toEqual([`https://ha.local${PREFIX}pkg/zones-X1.js`]);
+    expect(sw.stores.get('raincheck-shell-9.9.9')?.has(`https://ha.local${PREFIX}pkg/zones-X1.js`)).toBe(
+      true,
+    );
+
+    sw.online = true;
+    expect((await sw.fetch('pkg/broken-Y2.js'))?.status).toBe(404);
+    expect(sw.cachedUrls()).toEqual([`https://ha.local${PREFIX}pkg/zones-X1.js`]);
+  });
+
+  it('answers an offline deeper page with the cached shell based at that depth', async () => {
+    const sw = new Harness(serviceWorkerSource('9.9.9'));
+    sw.answers = {
+      [PREFIX]: () =>
+        new Response(SHELL_HTML, {
+          headers: { 'content-type': 'text/html', 'content-length': String(SHELL_HTML.length) },
+        }),
+    };
+    await sw.lifecycle('install');
+    sw.online = false;
+    const cases = [
+      ['', './'],
+      ['zones', './'],
+      ['zones/front_lawn', '../'],
+      ['zones/front_lawn?tab=history', '../'],
+      ['zones/', '../'],
+      ['settings/account/extra', '../../'],
+    ] as const;
+    for (const [page, base] of cases) {
+      const res = await sw.fetch(page, 'navigate');
+      expect(res?.status).toBe(200);
+      expect(res?.headers.get('content-type')).toBe('text/html');
+      const body = (await res?.text()) ?? '';
+      expect(/<base href="([^"]*)"/.exec(body)?.[1]).toBe(base);
+      expect(body.replace(/<base href="[^"]*" \/>/, '<base href="./" />')).toBe(SHELL_HTML);
+      if (base !== './') expect(res?.headers.get('content-length')).toBeNull();
+    }
+    // The cached shell itself keeps the root's base.
+    const stored = await sw.stores
+      .get('raincheck-shell-9.9.9')
+      ?.get(`https://ha.local${PREFIX}`)
+      ?.clone()
+      .text();
+    expect(stored).toBe(SHELL_HTML);
+  });
+
   it('leaves other origins and paths outside its scope alone', async () => {
     const sw = new Harness(serviceWorkerSource('9.9.9'));
     expect(await sw.fetch('https://tiles.example.com/a.png')).toBeNull();

@@ -1,4 +1,5 @@
 import dgram from 'node:dgram';
+import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { json, LoopbackPeer, refusedBaseUrl, type PeerHandler } from '../helpers/loopback-peer';
@@ -214,9 +215,18 @@ describe('GET /wizard/discover', () => {
     await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
     const { port } = socket.address() as AddressInfo;
     await new Promise<void>((resolve) => socket.close(() => resolve()));
-    const booted = await services.boot({ serviceOptions: { discovery: { listenMs: 100, port } } });
+    // A quiet mDNS socket: tests never query the LAN (discover.test.ts covers the controllers).
+    const mdns = () =>
+      Object.assign(new EventEmitter(), { query: () => undefined, destroy: (done: () => void) => done() });
+    const booted = await services.boot({ serviceOptions: { discovery: { listenMs: 100, port, mdns } } });
     const res = await request(booted.service.server).get(`${API}/discover`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ listened_ms: 100, gateways: [], error: null });
+    expect(res.body).toEqual({
+      listened_ms: 100,
+      gateways: [],
+      error: null,
+      controllers: [],
+      controllers_note: null,
+    });
   });
 });

@@ -42,6 +42,8 @@ export interface HttpDeps {
   /** LAN discovery listen time (shortened in tests). */
   discoveryListenMs: number;
   discoveryPort: number;
+  /** The mDNS socket the wizard's controller sweep opens (tests inject one); the real one when absent. */
+  discoveryMdns?: import('../wizard/controller-sweep').MdnsFactory;
   installId: string | null;
   startedAtMs: number;
   /** Guard for the privileged surface (spec 5.8), used as a route's preHandler. */

@@ -39,15 +39,24 @@ export function webBuildDir(override = process.env.RAINCHECK_WEB_DIR): string | 
 /**
  * The shell's `<base href>` for a page path: the app root relative to the
  * page (`./` on /login, `../` on /zones/front_lawn). Relative, so HA's ingress
- * prefix in front of the path is kept without the service knowing it.
+ * prefix in front of the path is kept without the service knowing it. The
+ * query string does not count; a trailing slash does (the browser resolves
+ * /zones/ as a directory).
  */
 export function relativeBase(pagePath: string): string {
-  const depth = pagePath.split('?')[0]!.replace(/^\/+/, '').split('/').length - 1;
+  const path = pagePath.split(/[?#]/, 1)[0] ?? '';
+  const depth = path.replace(/^\/+/, '').split('/').length - 1;
   return depth <= 0 ? './' : '../'.repeat(depth);
 }
 
+/** The shell's `<base href="...">` tag as the build writes it (the service worker rewrites it too). */
+export const BASE_TAG = /<base href="[^"]*"\s*\/?>/;
+
+/** The shell for a page path: its `<base href>` rewritten, or added first in `<head>` when the build has none. */
 export function shellFor(template: string, pagePath: string): string {
-  return template.replace(/<base href="[^"]*"\s*\/?>/, `<base href="${relativeBase(pagePath)}" />`);
+  const tag = `<base href="${relativeBase(pagePath)}" />`;
+  if (BASE_TAG.test(template)) return template.replace(BASE_TAG, () => tag);
+  return template.replace(/<head(?:\s[^>]*)?>/i, (head) => `${head}${tag}`);
 }
 
 /** Asset names the bundler writes: hashed, single segment, no traversal. */

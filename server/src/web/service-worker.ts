@@ -1,14 +1,19 @@
 import { CONTENT_SECURITY_POLICY } from '../http/security-headers';
+import { BASE_TAG } from './app-shell';
 import { WEB_ICONS } from './assets';
 
 /**
  * GET /sw.js (spec 4.1, public): the service worker, as JavaScript text.
  *
  * - install: caches the app shell (the page at the scope root, the manifest,
- *   the icons) one file at a time; a file that fails or redirects (to /login)
+ *   the icons) one file at a time, then the bundle files that page references
+ *   (`pkg/...` in a src or href); a file that fails or redirects (to /login)
  *   is skipped, so installing never fails on a missing asset.
+ * - `pkg/` (hashed, immutable bundle files): cache first into the shell cache.
  * - navigation: network first; offline, the cached shell, else a small
- *   built-in offline page.
+ *   built-in offline page. The shell was fetched at the scope root, so on a
+ *   deeper page (zones/front_lawn) its `<base href>` is rewritten to that
+ *   page's depth (`../`), as the service does for each page path.
  * - API: never cached and never answered from a cache, with one exception:
  *   the last irrigation snapshot (`api/v1/irrigation/snapshot`), network first
  *   and kept for offline display (an offline answer carries
@@ -32,6 +37,9 @@ const OFFLINE_PAGE = [
   '<p><a href=".">Try again</a></p></body></html>',
 ].join('');
 
+// Written as regular expressions here (checked when this module loads), sent as their source text.
+const BUNDLE_REF = /\b(?:src|href)\s*=\s*["'](?:\.\/)?(pkg\/[A-Za-z0-9._-]+)["']/;
+
 export function serviceWorkerSource(version: string): string {
   const shell = ['.', 'manifest.webmanifest', ...WEB_ICONS.map((icon) => icon.path)];
   return `'use strict';
@@ -44,6 +52,11 @@ const DATA_CACHE = CACHE_PREFIX + 'data-' + VERSION;
 const SHELL = ${JSON.stringify(shell)};
 // The one API response kept, for offline display.
 const SNAPSHOT = ${JSON.stringify(SNAPSHOT_PATH)};
+// Hashed bundle files: immutable, so a cached copy is always right.
+const BUNDLE_PREFIX = 'pkg/';
+// A bundle file the shell page loads: src="./pkg/index-abc.js", href="pkg/index-def.css".
+const BUNDLE_REF = new RegExp(${JSON.stringify(BUNDLE_REF.source)}, 'g');
+const BASE_TAG = new RegExp(${JSON.stringify(BASE_TAG.source)});
 const OFFLINE_PAGE = ${JSON.stringify(OFFLINE_PAGE)};
 const OFFLINE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -77,17 +90,27 @@ self.addEventListener('install', (event) => {
 
 async function precacheShell() {
   const cache = await caches.open(SHELL_CACHE);
-  await Promise.all(
-    SHELL.map(async (path) => {
-      try {
-        const request = new Request(scoped(path), { cache: 'reload', credentials: 'same-origin' });
-        const response = await fetch(request);
-        if (cacheable(response)) await cache.put(scoped(path), response);
-      } catch (err) {
-        // Offline or absent: the shell is best effort.
-      }
-    }),
-  );
+  await Promise.all(SHELL.map((path) => precache(cache, path)));
+  const page = await cache.match(scoped('.'));
+  const bundle = page ? bundleFiles(await page.text()) : [];
+  await Promise.all(bundle.map((path) => precache(cache, path)));
+}
+
+async function precache(cache, path) {
+  try {
+    const request = new Request(scoped(path), { cache: 'reload', credentials: 'same-origin' });
+    const response = await fetch(request);
+    if (cacheable(response)) await cache.put(scoped(path), response);
+  } catch (err) {
+    // Offline or absent: the shell is best effort.
+  }
+}
+
+// The pkg/ paths the shell page references, each once.
+function bundleFiles(html) {
+  const found = new Set();
+  for (const match of html.matchAll(BUNDLE_REF)) found.add(match[1]);
+  return [...found];
 }
 
 self.addEventListener('activate', (event) => {
@@ -120,7 +143,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(navigate(request, path));
     return;
   }
-  if (SHELL.includes(path)) event.respondWith(shellFile(request, path));
+  if (SHELL.includes(path) || path.startsWith(BUNDLE_PREFIX)) event.respondWith(cacheFirst(request, path));
 });
 
 async function snapshot(request) {
@@ -149,11 +172,21 @@ async function navigate(request, path) {
   } catch (err) {
     const cache = await caches.open(SHELL_CACHE);
     const shell = await cache.match(scoped('.'));
-    return shell || new Response(OFFLINE_PAGE, { status: 503, headers: OFFLINE_HEADERS });
+    if (!shell) return new Response(OFFLINE_PAGE, { status: 503, headers: OFFLINE_HEADERS });
+    return path.includes('/') ? shellAt(shell, path) : shell;
   }
 }
 
-async function shellFile(request, path) {
+// The root shell for a deeper page: its <base href> points back up to the scope.
+async function shellAt(shell, path) {
+  const base = '../'.repeat(path.split('/').length - 1);
+  const html = (await shell.text()).replace(BASE_TAG, () => '<base href="' + base + '" />');
+  const headers = new Headers(shell.headers);
+  headers.delete('content-length');
+  return new Response(html, { status: shell.status, statusText: shell.statusText, headers });
+}
+
+async function cacheFirst(request, path) {
   const cache = await caches.open(SHELL_CACHE);
   const cached = await cache.match(scoped(path));
   if (cached) return cached;

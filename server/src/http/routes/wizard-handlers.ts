@@ -6,8 +6,10 @@ import { redactSecrets } from '../../config/secrets';
 import { REPOSITORY, SERVICE_VERSION } from '../../core/version';
 import { listenForGateways } from '../../weather/discovery';
 import { scanControllerZones, testController, type ControllerProbeDeps } from '../../wizard/controller-probe';
+import { openMulticastDns, sweepControllers } from '../../wizard/controller-sweep';
 import { DRAFT_FILE, DraftStore, type StoredDraft } from '../../wizard/draft-store';
-import { geocode, NOMINATIM_SEARCH_URL } from '../../wizard/geocode';
+import { NOMINATIM_SEARCH_URL } from '../../wizard/geocode';
+import { Geocoder } from '../../wizard/geocoder';
 import { probeLlm } from '../../wizard/llm-probe';
 import { preparePostedEntry, storedEntryById } from '../../wizard/posted-entry';
 import { wizardSteps } from '../../wizard/progress';
@@ -38,6 +40,7 @@ export function wizardHandlers(deps: HttpDeps) {
   const storedDocument = (): JsonObject | null => deps.config.current?.document ?? null;
   const userAgent = `raincheck/${SERVICE_VERSION} (${REPOSITORY})`;
   const geocoderUrl = deps.env.vars.RAINCHECK_GEOCODER_URL || NOMINATIM_SEARCH_URL;
+  const geocoder = new Geocoder({ fetch: deps.fetch, baseUrl: geocoderUrl, userAgent, clock: deps.clock });
 
   return {
     getDraft: async () => draftBody(drafts.read()),
@@ -138,12 +141,18 @@ export function wizardHandlers(deps: HttpDeps) {
       return wizard(() => probeSoil({ fetch: deps.fetch, clock: deps.clock }, host ?? '', sourceId || null));
     },
 
-    discover: async () => listenForGateways(deps.discoveryListenMs, deps.discoveryPort),
+    discover: async () => {
+      const [broadcasts, mdns] = await Promise.all([
+        listenForGateways(deps.discoveryListenMs, deps.discoveryPort),
+        sweepControllers(deps.discoveryMdns ?? openMulticastDns, deps.discoveryListenMs),
+      ]);
+      return { ...broadcasts, controllers: mdns.controllers, controllers_note: mdns.note };
+    },
 
     geocode: async (request) => {
       const q = queryString(request, 'q')?.trim() ?? '';
       if (q === '') throw badRequest('invalid_query', 'query parameter "q" (an address) is required');
-      return wizard(() => geocode({ fetch: deps.fetch, baseUrl: geocoderUrl, userAgent }, q));
+      return wizard(() => geocoder.search(q));
     },
   } satisfies Record<string, WizardHandler>;
 }
