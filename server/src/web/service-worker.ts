@@ -33,7 +33,7 @@ const OFFLINE_PAGE = [
   '<meta name="viewport" content="width=device-width, initial-scale=1">',
   '<title>Raincheck (offline)</title></head>',
   '<body><h1>Raincheck is offline</h1>',
-  '<p>The service cannot be reached right now. This page reloads the app once it is back.</p>',
+  '<p>The service cannot be reached right now. Try again once your network or Home Assistant is back.</p>',
   '<p><a href=".">Try again</a></p></body></html>',
 ].join('');
 
