@@ -293,7 +293,10 @@ describe('Dockerfile', () => {
   });
 
   it('builds the web app in the build stage and ships dist/ with it', () => {
-    const build = dockerfile.slice(dockerfile.indexOf('AS build'), dockerfile.lastIndexOf('FROM ${BUILD_FROM}'));
+    const build = dockerfile.slice(
+      dockerfile.indexOf('AS build'),
+      dockerfile.lastIndexOf('FROM ${BUILD_FROM}'),
+    );
     expect(build).toMatch(/^COPY web \.\/web$/m);
     expect(build).toMatch(/^RUN npm run build && test -f dist\/web\/index\.html$/m);
     expect(dockerfile).toMatch(/^COPY --from=build \/build\/dist \.\/dist$/m);

@@ -334,6 +334,32 @@ describe('config snapshots and rollback', () => {
     expect(BigInt(newest.ts)).toBeGreaterThan(BigInt(older.ts));
   });
 
+  it("reads one snapshot's text with secrets masked, and 404s an unknown one", async () => {
+    const booted = await services.boot();
+    await threeSaves(booted);
+    const { snapshots } = (await request(booted.service.server).get('/api/v1/config/snapshots')).body as {
+      snapshots: Doc[];
+    };
+    const [second, first] = snapshots as [Doc, Doc];
+    const text = await request(booted.service.server)
+      .get(`/api/v1/config/snapshots/${second.ts}`)
+      .expect(200);
+    expect(text.headers['content-type']).toMatch(/^application\/toml/);
+    expect(text.text).toMatch(/display_name = "Second"/);
+    expect(text.text).not.toContain(SECRET_PASSWORD_MD5);
+    expect(text.text).toContain(REDACTED);
+    const older = await request(booted.service.server)
+      .get(`/api/v1/config/snapshots/${first.ts}`)
+      .expect(200);
+    expect(older.text).toMatch(/display_name = "First"/);
+
+    const missing = await request(booted.service.server)
+      .get('/api/v1/config/snapshots/1234567890123')
+      .expect(404);
+    expect(missing.body).toMatchObject({ code: 'snapshot_not_found', ts: '1234567890123' });
+    await request(booted.service.server).get('/api/v1/config/snapshots/..%2Fconfig').expect(404);
+  });
+
   it('restores a snapshot with POST /config/rollback {ts} and with legacy ?to=', async () => {
     const booted = await services.boot();
     await threeSaves(booted);

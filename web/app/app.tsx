@@ -28,6 +28,9 @@ const TITLES: Record<Route['page'], string> = {
   not_found: 'Not found',
 };
 
+/** The wizard check runs once per page load, not on every return to the dashboard. */
+let setupChecked = false;
+
 export function App() {
   const route = useRoute();
   const [status, setStatus] = useState<AuthStatus | null>(null);
@@ -61,6 +64,15 @@ export function App() {
   useEffect(() => {
     document.title = `${TITLES[route.page]} · Raincheck`;
   }, [route.page]);
+
+  // A fresh install has no config yet: its dashboard would be empty, so the first visit opens the wizard.
+  useEffect(() => {
+    if (!signedIn || route.page !== 'dashboard' || setupChecked) return;
+    setupChecked = true;
+    api<{ config_present?: boolean }>('wizard/state')
+      .then((state) => state.config_present === false && navigate('setup', true))
+      .catch(() => undefined);
+  }, [signedIn, route.page]);
 
   useEffect(() => {
     if (status && !signedIn && route.page !== 'login' && route.page !== 'setup') navigate('login', true);

@@ -179,14 +179,13 @@ export class ConfigService {
    */
   rawText(): string | null {
     if (!existsSync(this.deps.env.configPath)) return null;
-    const text = readFileSync(this.deps.env.configPath, 'utf8');
-    const secrets = this.storedDocument ? collectSecretValues(this.storedDocument) : [];
-    const masked = maskSecretLines(text);
-    // Also check it parsed: an escaped secret ("tk\u005Fx") in an inline table escapes line masking.
-    const parsed = tryParseToml(masked);
-    const unmasked = parsed ? collectSecretValues(parsed).filter((value) => value !== REDACTED) : [];
-    if (unmasked.length === 0 && secrets.every((secret) => !masked.includes(secret))) return masked;
-    return toToml(redactSecrets(parsed ?? (this.storedDocument as JsonObject)) as JsonObject);
+    return maskedText(readFileSync(this.deps.env.configPath, 'utf8'), this.storedDocument);
+  }
+
+  /** GET /config/snapshots/{ts}: one snapshot's text, masked like the raw config; null when there is none. */
+  snapshotText(ts: string): string | null {
+    const text = this.snapshots.read(ts);
+    return text === null ? null : maskedText(text, tryParseToml(text));
   }
 
   /** Validates a candidate as a save would (sentinels restored), writing nothing. */
@@ -411,4 +410,19 @@ function maskSecretLines(text: string): string {
       return `${indent}${key}${eq}"${REDACTED}"`;
     },
   );
+}
+
+/**
+ * Config text with secret values masked, comments kept; if a secret hides
+ * where line masking cannot reach it, the text is rebuilt from the redacted
+ * document instead. `document` is the parsed text (its secrets are looked for).
+ */
+function maskedText(text: string, document: JsonObject | null): string {
+  const secrets = document ? collectSecretValues(document) : [];
+  const masked = maskSecretLines(text);
+  // Also check it parsed: an escaped secret ("tk\u005Fx") in an inline table escapes line masking.
+  const parsed = tryParseToml(masked);
+  const unmasked = parsed ? collectSecretValues(parsed).filter((value) => value !== REDACTED) : [];
+  if (unmasked.length === 0 && secrets.every((secret) => !masked.includes(secret))) return masked;
+  return toToml(redactSecrets(parsed ?? (document as JsonObject)) as JsonObject);
 }

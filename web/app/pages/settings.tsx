@@ -1,7 +1,66 @@
 import type { UnitSystem } from '../lib/units';
-export default function SettingsPage(_props: {
+import { AccountSection } from './settings/account-section';
+import { ConfigSection } from './settings/config-section';
+import { RawSection } from './settings/raw-section';
+import { SnapshotsSection } from './settings/snapshots-section';
+import { ThresholdsSection } from './settings/thresholds-section';
+import { UnitsSection } from './settings/units-section';
+import './settings/settings.css';
+
+/** /settings/<section>: the configuration (form and raw), snapshots, thresholds, account and units. */
+
+const SECTIONS = [
+  { id: 'config', label: 'Configuration' },
+  { id: 'raw', label: 'Raw TOML' },
+  { id: 'snapshots', label: 'Snapshots' },
+  { id: 'thresholds', label: 'Thresholds' },
+  { id: 'account', label: 'Account' },
+  { id: 'units', label: 'Units' },
+] as const;
+
+type SectionId = (typeof SECTIONS)[number]['id'];
+
+export default function SettingsPage({
+  section,
+  onUnitsChange,
+}: {
   section: string | null;
   onUnitsChange: (units: UnitSystem) => void;
 }) {
-  return <h1>Settings</h1>;
+  const current = (section ?? 'config') as SectionId | string;
+  const known = SECTIONS.find((s) => s.id === current);
+  return (
+    <div class="settings-page">
+      <h1>Settings{known ? <span class="visually-hidden">: {known.label}</span> : null}</h1>
+      <nav aria-label="Settings sections" class="settings-nav">
+        <ul>
+          {SECTIONS.map((s) => (
+            <li key={s.id}>
+              <a
+                href={`settings/${s.id}`}
+                data-route={`settings/${s.id}`}
+                aria-current={s.id === current ? 'page' : undefined}
+              >
+                {s.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div class="settings-body">
+        {current === 'config' && <ConfigSection />}
+        {current === 'raw' && <RawSection />}
+        {current === 'snapshots' && <SnapshotsSection />}
+        {current === 'thresholds' && <ThresholdsSection />}
+        {current === 'account' && <AccountSection />}
+        {current === 'units' && <UnitsSection onUnitsChange={onUnitsChange} />}
+        {!known && (
+          <section class="card">
+            <h2>No such section</h2>
+            <p>There is no settings section “{current}”. Choose one of the sections above.</p>
+          </section>
+        )}
+      </div>
+    </div>
+  );
 }

@@ -1,3 +1,351 @@
+import { useMemo } from 'preact/hooks';
+import { Chart, type ChartAxis, type ChartSeries } from '../components/chart';
+import { ErrorNotice } from '../components/error-notice';
+import { Link } from '../components/link';
+import { useLiveSnapshot } from '../lib/stream';
+import { formatDateTime, formatDuration } from '../lib/time';
+import { displayValue, unitLabel, useUnits } from '../lib/units';
+import { useApi } from '../lib/use-api';
+import { LiveIndicator, useNow } from './dashboard/live';
+import { Shown } from './dashboard/shown';
+import { appliedLabel, buildZoneDays, localDate, runSourceLabel } from './zone/history-series';
+import { buildMathChain } from './zone/math-chain';
+import type {
+  HistoryWindow,
+  IrrigationSnapshot,
+  RunRecord,
+  Zone,
+  ZoneConfigs,
+} from './zones/irrigation-types';
+import { BucketGauge, StateBadge, useFormat, ZoneControls, ZonePhoto } from './zones/zone-parts';
+import {
+  depletionOf,
+  lastRunText,
+  overrideOf,
+  plannedText,
+  traceOf,
+  zoneReason,
+  type Format,
+} from './zones/zone-model';
+import './zone/zone.css';
+
+/** /zones/<slug>: one zone's state and controls, today's FAO-56 math, the last 30 days and its run records. */
+
+function TodayPlan({ zone, snapshot, fmt }: { zone: Zone; snapshot: IrrigationSnapshot; fmt: Format }) {
+  const chain = buildMathChain(zone, snapshot, fmt);
+  return (
+    <section aria-label="Today's plan" class="card">
+      <h2>Today’s plan</h2>
+      <p class="plan-sentence">{chain.sentence}</p>
+      <p class="muted small">
+        {chain.model === 'weekly' ? 'Weekly budget model' : 'Soil water balance (FAO-56)'}; every term with
+        its unit.
+      </p>
+      <dl class="math-chain">
+        {chain.rows.map((row) => (
+          <div class="math-row" key={row.key} data-term={row.key}>
+            <dt>{row.term}</dt>
+            <dd>
+              <span class="math-value">
+                <Shown text={row.value} />
+              </span>
+              {row.note && <span class="math-note">{row.note}</span>}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function LastDays({
+  zone,
+  snapshot,
+  history,
+  fmt,
+}: {
+  zone: Zone;
+  snapshot: IrrigationSnapshot;
+  history: HistoryWindow | null;
+  fmt: Format;
+}) {
+  const units = useUnits();
+  const tz = snapshot.timezone;
+  const today = snapshot.decision_trace?.date_local ?? localDate(Date.now() / 1000, tz);
+  const trace = traceOf(snapshot, zone.slug);
+  const chart = useMemo(() => {
+    const days = buildZoneDays(history, trace, zone.slug, today, tz, 30, depletionOf(zone));
+    const depthUnit = unitLabel('depth_mm', units);
+    const conv = (values: (number | null)[]) => values.map((v) => displayValue('depth_mm', v, units));
+    const digits = units === 'metric' ? 1 : 2;
+    const series: ChartSeries[] = [
+      {
+        label: 'Rain',
+        values: conv(days.rainMm),
+        color: '--rain',
+        style: 'bars',
+        scale: 'depth',
+        unit: depthUnit,
+        digits,
+        barSize: 0.4,
+        barAlign: -1,
+      },
+      {
+        label: 'Irrigation applied',
+        values: conv(days.appliedMm),
+        color: '--water',
+        style: 'bars',
+        scale: 'depth',
+        unit: depthUnit,
+        digits,
+        barSize: 0.4,
+        barAlign: 1,
+      },
+      {
+        label: 'Depletion',
+        values: conv(days.depletionMm),
+        color: '--danger',
+        scale: 'depth',
+        unit: depthUnit,
+        digits,
+      },
+      {
+        label: 'Depletion (lowest possible)',
+        values: conv(days.depletionLowMm),
+        color: '--danger',
+        scale: 'depth',
+        unit: depthUnit,
+        digits,
+        dash: true,
+        markers: true,
+      },
+      {
+        label: 'Depletion (highest possible)',
+        values: conv(days.depletionHighMm),
+        color: '--muted',
+        scale: 'depth',
+        unit: depthUnit,
+        digits,
+        dash: true,
+        markers: true,
+      },
+    ];
+    const axes: ChartAxis[] = [
+      {
+        scale: 'depth',
+        label: `Water (${depthUnit})`,
+        min: 0,
+        softMax: units === 'metric' ? 5 : 0.2,
+        digits,
+      },
+    ];
+    const applied = days.appliedMm.filter((v): v is number => v !== null);
+    const appliedSum = applied.reduce((a, b) => a + b, 0);
+    const rainKnown = days.rainMm.filter((v): v is number => v !== null);
+    const summary = [
+      history
+        ? `Irrigation applied over ${applied.length} days on record: ${fmt('depth_mm', appliedSum)}.`
+        : 'Run history is not available (no history database).',
+      days.dryRuns > 0 ? `${days.dryRuns} dry-run run(s) were pretend water and are not counted.` : '',
+      rainKnown.length > 0
+        ? `Rain known for ${rainKnown.length} days: ${fmt(
+            'depth_mm',
+            rainKnown.reduce((a, b) => a + b, 0),
+          )}.`
+        : 'No daily rain evidence in this window.',
+      days.depletionDays > 0
+        ? `Soil depletion is known (exactly or as a range) for ${days.depletionDays} days.`
+        : 'No daily depletion in this window.',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    return { days, series, axes, summary };
+  }, [history, trace, zone, today, tz, units]);
+
+  return (
+    <section aria-label="Last 30 days" class="card">
+      <h2>Last 30 days</h2>
+      <Chart
+        label={`${zone.name}: rain, irrigation applied and soil depletion per day over the last 30 days`}
+        summary={chart.summary}
+        labels={chart.days.x}
+        series={chart.series}
+        axes={chart.axes}
+        timeZone="UTC"
+        days
+        showSummary
+        height={240}
+      />
+    </section>
+  );
+}
+
+function RunRecords({ runs, fmt, now }: { runs: RunRecord[]; fmt: Format; now: number }) {
+  const sorted = [...runs].sort((a, b) => b.start_epoch - a.start_epoch);
+  return (
+    <section aria-labelledby="runs-title" class="card">
+      <h2 id="runs-title">Run records</h2>
+      <div class="table-wrap" tabIndex={0} role="group" aria-labelledby="runs-title">
+        <table class="runs">
+          <caption>Run records</caption>
+          <thead>
+            <tr>
+              <th scope="col">Start</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Status</th>
+              <th scope="col">Source</th>
+              <th scope="col">Applied water</th>
+              <th scope="col">Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sorted.map((run, i) => {
+              const applied = appliedLabel(run, (mm) => fmt('depth_mm', mm));
+              const open = run.status === 'running' || run.status === 'intended';
+              return (
+                <tr key={`${run.session_id ?? ''}-${run.start_epoch}-${run.source ?? ''}-${i}`}>
+                  <td>
+                    <time dateTime={new Date(run.start_epoch * 1000).toISOString()}>
+                      {formatDateTime(run.start_epoch)}
+                    </time>
+                  </td>
+                  <td>
+                    {open && run.duration_s === 0
+                      ? `open ${formatDuration(Math.max(0, now / 1000 - run.start_epoch))}`
+                      : formatDuration(run.duration_s)}
+                    {run.cycle_count && run.cycle_count > 1 ? (
+                      <span class="muted">
+                        {' '}
+                        (cycle {run.cycle_index ?? '?'} of {run.cycle_count})
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>
+                    <span
+                      class={`badge ${run.status === 'completed' ? 'ok' : run.status === 'skipped' || run.status === 'aborted' ? 'warn' : ''}`}
+                    >
+                      {run.status ?? 'unknown'}
+                    </span>
+                  </td>
+                  <td>{runSourceLabel(run.source)}</td>
+                  <td>
+                    <Shown text={applied} />
+                  </td>
+                  <td>{run.note ?? run.skip_reason ?? ''}</td>
+                </tr>
+              );
+            })}
+            {sorted.length === 0 && (
+              <tr>
+                <td colSpan={6} class="muted">
+                  No runs recorded in the last 30 days.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
 export default function ZonePage({ slug }: { slug: string }) {
-  return <h1>{slug}</h1>;
+  const irrigation = useLiveSnapshot<IrrigationSnapshot>('irrigation');
+  const history = useApi<HistoryWindow>('irrigation/history?days=30');
+  const config = useApi<ZoneConfigs>('config');
+  const fmt = useFormat();
+  const now = useNow();
+  const snapshot = irrigation.data;
+  const zone = snapshot?.zones.find((z) => z.slug === slug) ?? null;
+
+  if (irrigation.error && !snapshot)
+    return <ErrorNotice error={irrigation.error} title="The zone could not be loaded" />;
+  if (!snapshot)
+    return (
+      <p class="loading" aria-busy="true">
+        Loading…
+      </p>
+    );
+  if (!zone)
+    return (
+      <section class="zone-page">
+        <h1>Zone not found</h1>
+        <p>
+          There is no zone “{slug}”. <Link to="zones">See all zones</Link>.
+        </p>
+      </section>
+    );
+
+  const runs = (history.data?.runs ?? []).filter((r) => r.zone === zone.slug);
+  const reason = zoneReason(snapshot, zone.slug);
+  const photo = config.data?.zones?.[zone.slug]?.photo_url ?? null;
+
+  return (
+    <div class="zone-page">
+      <p class="breadcrumb">
+        <Link to="zones">← All zones</Link>
+      </p>
+      <div class="spread page-head">
+        <h1>{zone.name}</h1>
+        <LiveIndicator live={irrigation.live} />
+      </div>
+      <section aria-label="Now" class="card zone-now" data-zone={zone.slug}>
+        <div class="zone-now-grid">
+          <div class="zone-now-main">
+            <div class="row">
+              <StateBadge zone={zone} />
+              {zone.math?.running_note && <span class="muted small">{zone.math.running_note}</span>}
+            </div>
+            <BucketGauge zone={zone} />
+            <dl class="facts">
+              <div>
+                <dt>Planned today</dt>
+                <dd>{plannedText(zone.planned_run_seconds)}</dd>
+              </div>
+              <div>
+                <dt>Last run</dt>
+                <dd>{lastRunText(zone.last_run_epoch, now)}</dd>
+              </div>
+              <div>
+                <dt>Controller</dt>
+                <dd>
+                  <Shown text={zone.controller_id ?? null} />
+                </dd>
+              </div>
+            </dl>
+            {reason && <p class="zone-reason muted">{reason}</p>}
+          </div>
+          {photo && (
+            <div class="zone-now-photo">
+              <ZonePhoto url={photo} name={zone.name} large />
+            </div>
+          )}
+        </div>
+        <ZoneControls
+          zone={zone}
+          override={overrideOf(snapshot, zone.slug)}
+          onChanged={() => {
+            irrigation.refresh();
+            history.reload();
+          }}
+          onPhotoSaved={config.reload}
+        />
+      </section>
+      <TodayPlan zone={zone} snapshot={snapshot} fmt={fmt} />
+      {history.error && history.error.status !== 404 && (
+        <ErrorNotice error={history.error} title="The run history could not be loaded" />
+      )}
+      <LastDays zone={zone} snapshot={snapshot} history={history.data} fmt={fmt} />
+      {history.data ? (
+        <RunRecords runs={runs} fmt={fmt} now={now} />
+      ) : (
+        !history.loading && (
+          <section aria-labelledby="runs-title" class="card">
+            <h2 id="runs-title">Run records</h2>
+            <p class="muted">Run history is not available (no history database).</p>
+          </section>
+        )
+      )}
+    </div>
+  );
 }

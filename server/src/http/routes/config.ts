@@ -66,6 +66,21 @@ export function configRoutes(deps: HttpDeps): DomainRoutes {
         return { restored: ts, ...result };
       });
 
+      // Not in the spec's table: the web app's snapshot diff needs a snapshot's text (masked like /config/raw).
+      scope.get<{ Params: { ts: string } }>(
+        '/config/snapshots/:ts',
+        { preHandler: deps.privileged },
+        async (request, reply) => {
+          const text = deps.config.snapshotText(request.params.ts);
+          if (text === null) {
+            throw new ApiError(404, 'snapshot_not_found', `no config snapshot "${request.params.ts}"`, {
+              ts: request.params.ts,
+            });
+          }
+          return reply.type('application/toml; charset=utf-8').send(text);
+        },
+      );
+
       scope.get('/config/raw', { preHandler: deps.privileged }, async (_request, reply) => {
         const text = deps.config.rawText();
         if (text === null) throw new ApiError(404, 'config_absent', 'no config file exists yet');

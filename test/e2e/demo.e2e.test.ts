@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { expect as pwExpect } from './helpers/expect';
+import { apiCall, eventually } from './helpers/api';
+import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { startDemo, type Instance } from './helpers/instance';
+
+/**
+ * The web app in Debian Chromium against a real demo instance (bin/raincheck,
+ * DEMO=1): live weather on the dashboard, quick run and stop of a zone, a
+ * config edit refused by the server's validation and then saved, rollback.
+ * The demo gets one extra weather source, an Ecowitt gateway on the ingest
+ * receiver, so the test can push a reading and watch the dashboard change.
+ */
+
+jest.setTimeout(90_000);
+
+const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
+let instance: Instance;
+let browser: Browser;
+const watched: WatchedPage[] = [];
+
+async function page(viewport = { width: 1280, height: 860 }): Promise<WatchedPage> {
+  const opened = await openPage(browser, viewport);
+  watched.push(opened);
+  return opened;
+}
+
+function ecowittUpload(tempF: number): string {
+  const sample = fs
+    .readFileSync(
+      path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ecowitt-upload-sample.txt'),
+      'utf8',
+    )
+    .split('\n')
+    .find((line) => line.startsWith('PASSKEY='));
+  if (!sample) throw new Error('the Ecowitt fixture has no upload line');
+  const now = new Date().toISOString().slice(0, 19).replace('T', '+').replace(/:/g, '%3A');
+  return sample
+    .replace(/PASSKEY=[^&]+/, `PASSKEY=${PASSKEY}`)
+    .replace(/dateutc=[^&]+/, `dateutc=${now}`)
+    .replace(/(^|&)tempf=[^&]+/, `$1tempf=${tempF}`);
+}
+
+beforeAll(async () => {
+  instance = await startDemo();
+  const config = await apiCall<Record<string, unknown> & { sources: unknown[] }>(
+    instance.url,
+    'api/v1/config',
+  );
+  config.body.sources.push({
+    id: 'yard',
+    kind: 'ecowitt_ingest',
+    priority: 200,
+    enabled: true,
+    config: { passkey: PASSKEY },
+  });
+  const saved = await apiCall(instance.url, 'api/v1/config', { method: 'PUT', json: config.body });
+  expect(saved.status).toBe(200);
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  const problems = watched.flatMap((w) => w.problems);
+  for (const w of watched.splice(0)) await w.context.close();
+  expect(problems).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await instance?.stop();
+});
+
+describe('dashboard', () => {
+  it('shows live weather with unknowns as unknown and updates when the station reports', async () => {
+    const { page: p } = await page();
+    await p.goto(instance.url);
+    const weather = p.getByRole('region', { name: 'Current weather' });
+    await pwExpect(weather).toBeVisible();
+    await pwExpect(p.locator('[data-live="true"]')).toBeVisible();
+    await pwExpect(p.getByTestId('verdict')).not.toBeEmpty();
+    await pwExpect(p.getByTestId('next-run')).not.toBeEmpty();
+    await pwExpect(p.getByRole('region', { name: 'Next 7 days' })).toBeVisible();
+
+    const posted = await apiCall(instance.url, 'ingest/gateway', {
+      body: ecowittUpload(91.4),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(posted.status).toBe(200);
+    // No reload: the /stream feed carries the new reading into the tile.
+    await pwExpect(weather.locator('[data-field="air_temp_f"] .value')).toHaveText(/91/, { timeout: 15_000 });
+    await pwExpect(weather.locator('[data-field="air_temp_f"]')).toHaveAttribute('title', /yard|ecowitt/i);
+  });
+});
+
+describe('zones', () => {
+  it('runs a zone for 5 minutes and stops it from its card', async () => {
+    const { page: p } = await page(PHONE);
+    await p.goto(new URL('zones', instance.url).href);
+    const card = p.locator('article[data-zone="front_lawn"]');
+    await pwExpect(card.getByTestId('zone-state')).toHaveText('Idle');
+    await card.getByRole('button', { name: 'Run 5 min' }).click();
+    await pwExpect(card.getByTestId('zone-state')).toHaveText('Running');
+    await pwExpect(p.getByRole('status').filter({ hasText: /5 min/ }).first()).toBeVisible();
+    const snapshot = await apiCall<{ zones: { slug: string; running: boolean }[] }>(
+      instance.url,
+      'api/v1/irrigation/snapshot',
+    );
+    expect(snapshot.body.zones.find((z) => z.slug === 'front_lawn')?.running).toBe(true);
+
+    await card.getByRole('button', { name: 'Stop' }).click();
+    await pwExpect(card.getByTestId('zone-state')).toHaveText('Idle');
+    await eventually(async () => {
+      const after = await apiCall<{ zones: { slug: string; running: boolean }[] }>(
+        instance.url,
+        'api/v1/irrigation/snapshot',
+      );
+      return after.body.zones.find((z) => z.slug === 'front_lawn')?.running === false;
+    });
+  });
+
+  it('opens the zone page with its plan and run records', async () => {
+    const { page: p } = await page();
+    await p.goto(new URL('zones/front_lawn', instance.url).href);
+    await pwExpect(p.getByRole('heading', { level: 1 })).toHaveText(/Front lawn/);
+    await pwExpect(p.getByRole('region', { name: "Today's plan" })).toBeVisible();
+    await pwExpect(p.getByRole('region', { name: 'Last 30 days' })).toBeVisible();
+    await pwExpect(
+      p.locator('table', { has: p.locator('caption', { hasText: 'Run records' }) }),
+    ).toBeVisible();
+  });
+});
+
+describe('settings', () => {
+  it('shows the validation error in place, then saves, then rolls back to the earlier snapshot', async () => {
+    const { page: p } = await page();
+    await p.goto(new URL('settings/config', instance.url).href);
+    const lat = p.getByLabel(/^Lat(itude)?\b/).first();
+    await pwExpect(lat).toHaveValue('40.7');
+    await lat.fill('123');
+    await p.getByRole('button', { name: 'Save configuration' }).click();
+    await pwExpect(p.getByRole('alert').first()).toBeVisible();
+    await pwExpect(lat).toHaveAttribute('aria-invalid', 'true');
+    const unchanged = await apiCall<{ deployment: { location: { lat: number } } }>(
+      instance.url,
+      'api/v1/config',
+    );
+    expect(unchanged.body.deployment.location.lat).toBe(40.7);
+
+    await lat.fill('41.25');
+    await p.getByRole('button', { name: 'Save configuration' }).click();
+    await pwExpect(p.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const saved = await apiCall<{ deployment: { location: { lat: number } } }>(instance.url, 'api/v1/config');
+    expect(saved.body.deployment.location.lat).toBe(41.25);
+
+    await p.getByRole('link', { name: 'Snapshots' }).click();
+    // Newest first: the first row is the save just made, the second the config before it.
+    const rows = p.getByRole('button', { name: 'Roll back' });
+    await pwExpect(rows.nth(1)).toBeVisible();
+    await rows.nth(1).click();
+    await p.getByRole('button', { name: 'Confirm rollback' }).click();
+    await pwExpect(p.getByRole('status').filter({ hasText: 'Rolled back' })).toBeVisible();
+    const restored = await apiCall<{ deployment: { location: { lat: number } } }>(
+      instance.url,
+      'api/v1/config',
+    );
+    expect(restored.body.deployment.location.lat).toBe(40.7);
+  });
+});
