@@ -50,15 +50,14 @@ async function startService(env) {
   };
 }
 
-async function shoot(browser, base, pagePath, name, prepare) {
+async function shoot(browser, base, pagePath, name, { full = false } = {}) {
   for (const [label, viewport] of Object.entries(WIDTHS)) {
     const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.goto(new URL(pagePath, base).href, { waitUntil: 'networkidle' });
-    if (prepare) await prepare(page);
     await page.waitForTimeout(400);
     const file = path.join(OUT, `${name}-${label}.png`);
-    await page.screenshot({ path: file, fullPage: label === 'desktop' });
+    await page.screenshot({ path: file, fullPage: full && label === 'desktop' });
     console.log(`wrote ${path.relative(ROOT, file)}`);
     await context.close();
   }
@@ -72,9 +71,9 @@ const browser = await chromium.launch({
 const demo = await startService({ DEMO: '1' });
 const fresh = await startService({});
 try {
-  await shoot(browser, demo.url, './', 'dashboard');
-  await shoot(browser, demo.url, 'zones', 'zones');
-  await shoot(browser, demo.url, 'zones/front_lawn', 'zone');
+  await shoot(browser, demo.url, './', 'dashboard', { full: true });
+  await shoot(browser, demo.url, 'zones', 'zones', { full: true });
+  await shoot(browser, demo.url, 'zones/front_lawn', 'zone', { full: true });
   await shoot(browser, demo.url, 'history', 'history');
   await shoot(browser, demo.url, 'settings/config', 'settings');
   await shoot(browser, demo.url, 'settings/raw', 'settings-raw');
