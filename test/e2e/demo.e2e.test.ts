@@ -4,6 +4,7 @@ import type { Browser } from 'playwright-core';
 import { expect as pwExpect } from './helpers/expect';
 import { apiCall, eventually } from './helpers/api';
 import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { A11Y_AUDIT } from './helpers/a11y-audit';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -167,4 +168,33 @@ describe('settings', () => {
     );
     expect(restored.body.deployment.location.lat).toBe(40.7);
   });
+});
+
+describe('accessibility basics on every page', () => {
+  const PAGES = [
+    '',
+    'zones',
+    'zones/front_lawn',
+    'history',
+    'settings/config',
+    'settings/raw',
+    'settings/snapshots',
+    'settings/thresholds',
+    'settings/account',
+    'settings/units',
+  ];
+
+  it.each(PAGES)(
+    'page /%s: every control has a name, images have alt text, one h1, a skip link first',
+    async (path) => {
+      const { page: p } = await page(PHONE);
+      await p.goto(new URL(path, instance.url).href);
+      await pwExpect(p.getByRole('heading', { level: 1 })).toBeVisible();
+      await p.waitForLoadState('networkidle');
+      const findings = (await p.evaluate(A11Y_AUDIT)) as string[];
+      expect(findings).toEqual([]);
+      await p.keyboard.press('Tab');
+      expect(await p.evaluate('document.activeElement.textContent.trim()')).toBe('Skip to content');
+    },
+  );
 });

@@ -80,6 +80,32 @@ it('opens signed in through the HA identity and stays under the prefix', async (
   expect(requests.filter((path) => !path.startsWith(`${proxy.prefix}/`))).toEqual([]);
 });
 
+it('says when the live feed drops and reconnects by itself when the service is back', async () => {
+  const opened = await openPage(browser);
+  watched.push(opened);
+  const { page: p, context } = opened;
+  await context.setExtraHTTPHeaders({ [IDENTITY_HEADER]: 'ha-user-1' });
+  await p.goto(`${proxy.url}zones`);
+  await pwExpect(p.locator('[data-live="true"]')).toBeVisible();
+
+  proxy.setDown(true);
+  await pwExpect(p.locator('[data-live="false"]')).toBeVisible();
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  proxy.setDown(false);
+  await pwExpect(p.locator('[data-live="true"]')).toBeVisible({ timeout: 20_000 });
+
+  // The reconnected feed carries changes again: a run started elsewhere shows up without a reload.
+  const run = await apiCall(instance.url, 'api/v1/irrigation/action', {
+    json: { kind: 'run', zone: 'front_lawn', seconds: 300 },
+    headers: { [IDENTITY_HEADER]: 'ha-user-1' },
+  });
+  expect(run.status).toBe(200);
+  const card = p.locator('article[data-zone="front_lawn"]');
+  await pwExpect(card.getByTestId('zone-state')).toHaveText('Running');
+  await card.getByRole('button', { name: 'Stop' }).click();
+  await pwExpect(card.getByTestId('zone-state')).toHaveText('Idle');
+});
+
 it('asks for a login when the app is reached without the ingress identity', async () => {
   const opened = await openPage(browser);
   watched.push(opened);

@@ -12,6 +12,8 @@ export interface IngressProxy {
   /** The app's URL through the proxy, ending in '/'. */
   url: string;
   prefix: string;
+  /** Simulates an outage: open connections are cut and new requests answer 502 until it is back up. */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -20,8 +22,13 @@ export async function startIngressProxy(
   token = 'e2e-ingress-token',
 ): Promise<IngressProxy> {
   const prefix = `/api/hassio_ingress/${token}`;
+  let down = false;
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
+    if (down) {
+      res.writeHead(502).end('upstream down');
+      return;
+    }
     if (!url.startsWith(`${prefix}/`) && url !== prefix) {
       res.writeHead(404).end('not under the ingress prefix');
       return;
@@ -48,6 +55,10 @@ export async function startIngressProxy(
   return {
     url: `http://127.0.0.1:${port}${prefix}/`,
     prefix,
+    setDown(value) {
+      down = value;
+      if (value) server.closeAllConnections();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
