@@ -6,6 +6,7 @@ import { EnvError, parseEnv, type RuntimeEnv } from './config/env';
 import { authSchema } from './config/schema';
 import { EventBus } from './core/bus';
 import { systemClock, type Clock } from './core/clock';
+import { once } from './core/zod-lazy';
 import { HealthRegistry } from './core/health';
 import { loadInstallId } from './core/install-id';
 import { createRootLogger, type Logger } from './core/logger';
@@ -418,8 +419,8 @@ function loadHaLink(): typeof HaLink {
   return (require('./ha/ha-link') as typeof import('./ha/ha-link')).HaLink;
 }
 
-/** Before any config exists the policy is auth disabled, as for an upgraded install. */
-const DISABLED_AUTH = authSchema.parse({});
+/** Before any config exists the policy is auth disabled, as for an upgraded install (built when first needed). */
+const disabledAuth = once(() => authSchema.parse({}));
 
 /**
  * The enforced auth policy, rebuilt only when the config or the account
@@ -433,7 +434,7 @@ function authPolicy(config: ConfigService, auth: AuthService, env: RuntimeEnv): 
     const applied = config.current;
     const setup = auth.setupComplete();
     if (cached?.applied === applied && cached.setup === setup) return cached.policy;
-    const policy = buildPolicy(applied?.config.auth ?? DISABLED_AUTH, {
+    const policy = buildPolicy(applied?.config.auth ?? disabledAuth(), {
       addon,
       requireWithoutConfig: setup,
       configPresent: applied !== null,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../core/zod-lazy';
 import { registerControllerKind, registerSourceKind, zoneMapHas } from './kinds';
 
 /**
@@ -8,8 +8,7 @@ import { registerControllerKind, registerSourceKind, zoneMapHas } from './kinds'
  * drive. Drivable controller kinds register from server/src/controllers/.
  */
 
-const open = z.record(z.string(), z.unknown());
-const pollInterval = z.number().int().min(60).max(3600).nullish().describe('null = 120');
+const open = lazySchema((z) => z.record(z.string(), z.unknown()));
 
 export const PAST_DAYS_DEFAULT = 3;
 
@@ -18,15 +17,17 @@ export function registerBuiltinKinds(): void {
   registerSourceKind({
     kind: 'tempest_udp',
     label: 'Tempest hub (LAN UDP)',
-    configSchema: z.looseObject({
-      bind_addr: z.string().min(1).default('0.0.0.0:50222'),
-      hub_serial: z.string().nullish().describe('null = accept any hub'),
-    }),
+    configSchema: lazySchema((z) =>
+      z.looseObject({
+        bind_addr: z.string().min(1).default('0.0.0.0:50222'),
+        hub_serial: z.string().nullish().describe('null = accept any hub'),
+      }),
+    ),
   });
   registerSourceKind({
     kind: 'open_meteo',
     label: 'Open-Meteo forecast model',
-    configSchema: z.looseObject({ past_days: z.number().int().nullish() }),
+    configSchema: lazySchema((z) => z.looseObject({ past_days: z.number().int().nullish() })),
     adjustments: (config) => {
       const days = config.past_days;
       if (typeof days !== 'number' || (days >= 1 && days <= 7)) return [];
@@ -46,7 +47,12 @@ export function registerBuiltinKinds(): void {
     registerControllerKind({
       kind,
       label: `${kind} (cloud)`,
-      configSchema: z.looseObject({ poll_interval_s: pollInterval, base_url: z.string().nullish() }),
+      configSchema: lazySchema((z) =>
+        z.looseObject({
+          poll_interval_s: z.number().int().min(60).max(3600).nullish().describe('null = 120'),
+          base_url: z.string().nullish(),
+        }),
+      ),
       adapterBuilt: false,
       zoneMapCovers: (config, slug) => zoneMapHas(config, 'zone_map', slug),
     });

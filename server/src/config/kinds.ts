@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /**
  * Per-kind knowledge the config validator needs: the schema of a kind's

@@ -1,12 +1,13 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema, once, zod, type ZodNamespace } from '../core/zod-lazy';
 
 /**
  * The whole config document (spec 2.6), one zod schema. TOML on disk, JSON on
  * the wire. Objects are strict so a misspelt key is reported (as a warning, see
  * validate.ts) instead of silently ignored. Per-kind `config` blocks of sources
  * and controllers are open records here: the kind that owns them validates them
- * (kinds.ts).
+ * (kinds.ts). The schemas are built, and zod loaded, on first use (core/zod-lazy.ts).
  */
 
 export const CURRENT_SCHEMA_VERSION = 2;
@@ -53,207 +54,245 @@ export const LLM_PROVIDERS = ['auto', 'ollama', 'llamacpp', 'openai_compat'] as 
 export const ZONE_SLUG_PATTERN = /^[a-z0-9][a-z0-9_]{0,63}$/;
 export const ENTRY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
-const id = z.string().regex(ENTRY_ID_PATTERN, 'ids are 1-64 letters, digits, "_", "." or "-"');
-const kindName = z.string().min(1);
-const kindConfig = z.record(z.string(), z.unknown()).default({});
-const optionalText = z.string().nullish();
+/**
+ * Builds every schema of the document at once (they embed one another). Runs on the
+ * first use of any of them: zod stays unloaded until something validates.
+ */
+function buildSchemas(z: ZodNamespace) {
+  const id = z.string().regex(ENTRY_ID_PATTERN, 'ids are 1-64 letters, digits, "_", "." or "-"');
+  const kindName = z.string().min(1);
+  const kindConfig = z.record(z.string(), z.unknown()).default({});
+  const optionalText = z.string().nullish();
 
-export const locationSchema = z.strictObject({
-  lat: z.number().min(-90).max(90),
-  lon: z.number().min(-180).max(180),
-  elevation_m: z.number().min(-500).max(9000).nullish(),
-});
+  const locationSchema = z.strictObject({
+    lat: z.number().min(-90).max(90),
+    lon: z.number().min(-180).max(180),
+    elevation_m: z.number().min(-500).max(9000).nullish(),
+  });
 
-export const deploymentSchema = z.strictObject({
-  location: locationSchema,
-  units: z.enum(['imperial', 'metric']).default('imperial'),
-  timezone: z.string().min(1).nullish().describe('IANA name; null derives it from lat/lon'),
-  display_name: optionalText,
-  /** Deprecated (spec 9.6): read by nothing, accepted so old files still load. */
-  shadow_native: z.unknown().optional(),
-});
+  const deploymentSchema = z.strictObject({
+    location: locationSchema,
+    units: z.enum(['imperial', 'metric']).default('imperial'),
+    timezone: z.string().min(1).nullish().describe('IANA name; null derives it from lat/lon'),
+    display_name: optionalText,
+    /** Deprecated (spec 9.6): read by nothing, accepted so old files still load. */
+    shadow_native: z.unknown().optional(),
+  });
 
-export const featuresSchema = z.strictObject({
-  demo_mode: z.boolean().default(false),
-  enable_mqtt_publish: z.boolean().default(true),
-  enable_advisor: z.boolean().default(true),
-  enable_push: z.boolean().default(true),
-  nerd_mode_default: z.boolean().default(false),
-  telemetry: z.boolean().default(false),
-});
+  const featuresSchema = z.strictObject({
+    demo_mode: z.boolean().default(false),
+    enable_mqtt_publish: z.boolean().default(true),
+    enable_advisor: z.boolean().default(true),
+    enable_push: z.boolean().default(true),
+    nerd_mode_default: z.boolean().default(false),
+    telemetry: z.boolean().default(false),
+  });
 
-export const sourceSchema = z.strictObject({
-  id,
-  priority: z.number().int().min(0).max(1000).default(50),
-  enabled: z.boolean().default(true),
-  kind: kindName,
-  config: kindConfig,
-});
+  const sourceSchema = z.strictObject({
+    id,
+    priority: z.number().int().min(0).max(1000).default(50),
+    enabled: z.boolean().default(true),
+    kind: kindName,
+    config: kindConfig,
+  });
 
-export const controllerSchema = z.strictObject({
-  id,
-  default: z.boolean().default(false),
-  enabled: z.boolean().default(true),
-  kind: kindName,
-  config: kindConfig,
-});
+  const controllerSchema = z.strictObject({
+    id,
+    default: z.boolean().default(false),
+    enabled: z.boolean().default(true),
+    kind: kindName,
+    config: kindConfig,
+  });
 
-export const zoneSchema = z.strictObject({
-  display_name: optionalText,
-  area_sqft: z.number().positive().max(10_000_000).nullish(),
-  species: z.enum(SPECIES).nullish(),
-  soil_texture: z.enum(SOIL_TEXTURES).nullish(),
-  slope_pct: z.number().min(0).max(100).nullish(),
-  sun_exposure: z.enum(SUN_EXPOSURES).nullish(),
-  sprinkler_type: z.enum(SPRINKLER_TYPES).nullish(),
-  precip_rate_mm_hr: z.number().positive().max(500).nullish().describe('null = catalog default'),
-  precip_rate_source: z.enum(['measured', 'catalog']).nullish(),
-  root_depth_mm: z.number().positive().max(3000).nullish().describe('null = species default'),
-  mad_pct_override: z.number().min(1).max(100).nullish().describe('null = species default'),
-  controller_id: z.string().nullish(),
-  controller_station: z.string().nullish(),
-  controller_zone_name: optionalText,
-  soil_sensor_id: z.string().nullish(),
-  target_min_pct_soil: z.number().min(0).max(100).nullish(),
-  saturation_pct_soil: z.number().min(0).max(100).nullish(),
-  photo_url: z.string().nullish(),
-  max_run_minutes: z.number().int().min(5).max(360).nullish().describe('whole minutes; null = 60'),
-  sessions_per_week: z.number().int().min(1).max(7).nullish(),
-  weekly_budget_in: z.number().min(0).max(20).nullish(),
-  rain_credit_cap_in: z.number().min(0.05).max(5.0).nullish().describe('null = derived from soil'),
-  scheduling_model: z.enum(SCHEDULING_MODELS).nullish().describe('null = engine default'),
-});
+  const zoneSchema = z.strictObject({
+    display_name: optionalText,
+    area_sqft: z.number().positive().max(10_000_000).nullish(),
+    species: z.enum(SPECIES).nullish(),
+    soil_texture: z.enum(SOIL_TEXTURES).nullish(),
+    slope_pct: z.number().min(0).max(100).nullish(),
+    sun_exposure: z.enum(SUN_EXPOSURES).nullish(),
+    sprinkler_type: z.enum(SPRINKLER_TYPES).nullish(),
+    precip_rate_mm_hr: z.number().positive().max(500).nullish().describe('null = catalog default'),
+    precip_rate_source: z.enum(['measured', 'catalog']).nullish(),
+    root_depth_mm: z.number().positive().max(3000).nullish().describe('null = species default'),
+    mad_pct_override: z.number().min(1).max(100).nullish().describe('null = species default'),
+    controller_id: z.string().nullish(),
+    controller_station: z.string().nullish(),
+    controller_zone_name: optionalText,
+    soil_sensor_id: z.string().nullish(),
+    target_min_pct_soil: z.number().min(0).max(100).nullish(),
+    saturation_pct_soil: z.number().min(0).max(100).nullish(),
+    photo_url: z.string().nullish(),
+    max_run_minutes: z.number().int().min(5).max(360).nullish().describe('whole minutes; null = 60'),
+    sessions_per_week: z.number().int().min(1).max(7).nullish(),
+    weekly_budget_in: z.number().min(0).max(20).nullish(),
+    rain_credit_cap_in: z.number().min(0.05).max(5.0).nullish().describe('null = derived from soil'),
+    scheduling_model: z.enum(SCHEDULING_MODELS).nullish().describe('null = engine default'),
+  });
 
-export const llmSchema = z.strictObject({
-  provider: z.enum(LLM_PROVIDERS).default('auto'),
-  timeout_s: z.number().positive().max(600).default(20),
-  explanation_ttl_s: z.number().int().min(0).default(300),
-  anomaly_ttl_s: z.number().int().min(0).default(3600),
-  config: z
-    .strictObject({
-      base_url: z.string().nullish(),
-      model: z.string().nullish(),
-      api_key: z.string().nullish(),
-      probe_order: z.array(z.string()).nullish(),
-    })
-    .default({}),
-});
+  const llmSchema = z.strictObject({
+    provider: z.enum(LLM_PROVIDERS).default('auto'),
+    timeout_s: z.number().positive().max(600).default(20),
+    explanation_ttl_s: z.number().int().min(0).default(300),
+    anomaly_ttl_s: z.number().int().min(0).default(3600),
+    config: z
+      .strictObject({
+        base_url: z.string().nullish(),
+        model: z.string().nullish(),
+        api_key: z.string().nullish(),
+        probe_order: z.array(z.string()).nullish(),
+      })
+      .default({}),
+  });
 
-const port = z.number().int().min(1).max(65535);
+  const port = z.number().int().min(1).max(65535);
 
-export const notificationsSchema = z.strictObject({
-  web_push: z
-    .strictObject({
-      vapid_public: z.string().nullish(),
-      vapid_private_path: z.string().nullish(),
-      vapid_subject: z.string().nullish(),
-    })
-    .optional(),
-  mqtt: z
-    .strictObject({
-      host: z.string().min(1),
-      port: port.default(1883),
-      username: z.string().nullish(),
-      password: z.string().nullish(),
-      discovery_prefix: z.string().min(1).default('homeassistant'),
-      publish_enabled: z.boolean().default(true),
-      subscribe_enabled: z.boolean().default(false),
-    })
-    .optional(),
-  ntfy: z
-    .strictObject({
-      base_url: z.string().min(1),
-      topic: z.string().min(1),
-      auth_token: z.string().nullish(),
-    })
-    .optional(),
-  slack: z.strictObject({ webhook_url: z.string().min(1) }).optional(),
-  email: z
-    .strictObject({
-      smtp_host: z.string().min(1),
-      smtp_port: port.default(587),
-      username: z.string().nullish(),
-      password: z.string().nullish(),
-      from_address: z.string().min(3),
-      to_address: z.string().min(3),
-      starttls: z.boolean().default(true),
-    })
-    .optional(),
-});
+  const notificationsSchema = z.strictObject({
+    web_push: z
+      .strictObject({
+        vapid_public: z.string().nullish(),
+        vapid_private_path: z.string().nullish(),
+        vapid_subject: z.string().nullish(),
+      })
+      .optional(),
+    mqtt: z
+      .strictObject({
+        host: z.string().min(1),
+        port: port.default(1883),
+        username: z.string().nullish(),
+        password: z.string().nullish(),
+        discovery_prefix: z.string().min(1).default('homeassistant'),
+        publish_enabled: z.boolean().default(true),
+        subscribe_enabled: z.boolean().default(false),
+      })
+      .optional(),
+    ntfy: z
+      .strictObject({
+        base_url: z.string().min(1),
+        topic: z.string().min(1),
+        auth_token: z.string().nullish(),
+      })
+      .optional(),
+    slack: z.strictObject({ webhook_url: z.string().min(1) }).optional(),
+    email: z
+      .strictObject({
+        smtp_host: z.string().min(1),
+        smtp_port: port.default(587),
+        username: z.string().nullish(),
+        password: z.string().nullish(),
+        from_address: z.string().min(3),
+        to_address: z.string().min(3),
+        starttls: z.boolean().default(true),
+      })
+      .optional(),
+  });
 
-/** The three thresholds also settable by action carry the action's server-enforced ranges (4.4). */
-export const skipRulesSchema = z.strictObject({
-  already_wet_in: z.number().min(0).max(10).default(0.05),
-  rain_now_in_hr: z.number().min(0).max(10).default(0.01),
-  rain_next_4h_skip_in: z.number().min(0).max(10).default(0.1),
-  rain_3day_factor: z.number().min(0).max(10).default(1.5),
-  heat_advisory_temp_f: z.number().min(50).max(140).default(95.0),
-  heat_advisory_humidity_pct: z.number().min(0).max(100).default(60.0),
-  heat_advisory_dry_days: z.number().int().min(0).max(30).default(2),
-  wind_forecast_slack_mph: z.number().min(0).max(50).default(5.0),
-  max_wind_mph: z.number().min(0).max(50).default(10.0),
-  min_temp_f: z.number().min(20).max(70).default(38.0),
-  rain_skip_in: z.number().min(0).max(10).default(0.25),
-  frost_skip_soil_f: z.number().min(-20).max(70).default(35.0),
-});
+  /** The three thresholds also settable by action carry the action's server-enforced ranges (4.4). */
+  const skipRulesSchema = z.strictObject({
+    already_wet_in: z.number().min(0).max(10).default(0.05),
+    rain_now_in_hr: z.number().min(0).max(10).default(0.01),
+    rain_next_4h_skip_in: z.number().min(0).max(10).default(0.1),
+    rain_3day_factor: z.number().min(0).max(10).default(1.5),
+    heat_advisory_temp_f: z.number().min(50).max(140).default(95.0),
+    heat_advisory_humidity_pct: z.number().min(0).max(100).default(60.0),
+    heat_advisory_dry_days: z.number().int().min(0).max(30).default(2),
+    wind_forecast_slack_mph: z.number().min(0).max(50).default(5.0),
+    max_wind_mph: z.number().min(0).max(50).default(10.0),
+    min_temp_f: z.number().min(20).max(70).default(38.0),
+    rain_skip_in: z.number().min(0).max(10).default(0.25),
+    frost_skip_soil_f: z.number().min(-20).max(70).default(35.0),
+  });
 
-const weekday = z.number().int().min(0).max(6);
+  const weekday = z.number().int().min(0).max(6);
 
-/** Watering restrictions from the water utility (Sun=0); both rules apply together. */
-export const restrictionsSchema = z.strictObject({
-  allowed_weekdays: z.array(weekday).nullish(),
-  address_parity: z
-    .strictObject({
-      house_number: z.number().int().min(0),
-      odd_weekdays: z.array(weekday).min(1),
-      even_weekdays: z.array(weekday).min(1),
-    })
-    .nullish(),
-});
+  /** Watering restrictions from the water utility (Sun=0); both rules apply together. */
+  const restrictionsSchema = z.strictObject({
+    allowed_weekdays: z.array(weekday).nullish(),
+    address_parity: z
+      .strictObject({
+        house_number: z.number().int().min(0),
+        odd_weekdays: z.array(weekday).min(1),
+        even_weekdays: z.array(weekday).min(1),
+      })
+      .nullish(),
+  });
 
-export const engineSchema = z.strictObject({
-  capture_efficiency: z.number().gt(0).max(1).default(0.7),
-  session_rain_defer_in: z.number().min(0).max(10).default(0.1),
-  soak_minutes: z.number().int().min(0).max(240).default(30),
-  et0_method: z.enum(ET0_METHODS).default('auto'),
-  /** Omitted while unset: the shipped default (soil) applies. */
-  scheduling_model: z.enum(SCHEDULING_MODELS).optional(),
-  skip_rules: skipRulesSchema.default(skipRulesSchema.parse({})),
-  /** Per-field source pins: snapshot field name -> source id. */
-  overrides: z.record(z.string(), z.string()).default({}),
-  /** Per-field ordered source chains: snapshot field name -> [source id, ...]. */
-  field_source_chains: z.record(z.string(), z.array(z.string())).default({}),
-  /** The saved forecast provider pin (a source id), null = automatic. */
-  forecast_provider: z.string().nullish(),
-  /** Weekdays local watering rules allow; absent allows every day. */
-  restrictions: restrictionsSchema.nullish(),
-  /** Days of sensor readings kept for /weather/history and /weather/readings. */
-  history_retention_days: z.number().int().min(1).max(3650).default(90),
-});
+  const engineSchema = z.strictObject({
+    capture_efficiency: z.number().gt(0).max(1).default(0.7),
+    session_rain_defer_in: z.number().min(0).max(10).default(0.1),
+    soak_minutes: z.number().int().min(0).max(240).default(30),
+    et0_method: z.enum(ET0_METHODS).default('auto'),
+    /** Omitted while unset: the shipped default (soil) applies. */
+    scheduling_model: z.enum(SCHEDULING_MODELS).optional(),
+    skip_rules: skipRulesSchema.default(skipRulesSchema.parse({})),
+    /** Per-field source pins: snapshot field name -> source id. */
+    overrides: z.record(z.string(), z.string()).default({}),
+    /** Per-field ordered source chains: snapshot field name -> [source id, ...]. */
+    field_source_chains: z.record(z.string(), z.array(z.string())).default({}),
+    /** The saved forecast provider pin (a source id), null = automatic. */
+    forecast_provider: z.string().nullish(),
+    /** Weekdays local watering rules allow; absent allows every day. */
+    restrictions: restrictionsSchema.nullish(),
+    /** Days of sensor readings kept for /weather/history and /weather/readings. */
+    history_retention_days: z.number().int().min(1).max(3650).default(90),
+  });
 
-const cidr = z.string().refine(isCidr, 'expected a CIDR such as 192.168.1.0/24 or fd00::/8');
+  const cidr = z.string().refine(isCidr, 'expected a CIDR such as 192.168.1.0/24 or fd00::/8');
 
-export const authSchema = z.strictObject({
-  mode: z.enum(AUTH_MODES).default('disabled'),
-  session_ttl_days: z.number().int().min(1).max(3650).default(30),
-  trusted_networks: z.array(cidr).default([]),
-  trusted_proxies: z.array(cidr).default([]),
-  proxy_auth_header: z.string().min(1).nullish(),
-  proxy_auth_allow: z.array(z.string()).default([]),
-});
+  const authSchema = z.strictObject({
+    mode: z.enum(AUTH_MODES).default('disabled'),
+    session_ttl_days: z.number().int().min(1).max(3650).default(30),
+    trusted_networks: z.array(cidr).default([]),
+    trusted_proxies: z.array(cidr).default([]),
+    proxy_auth_header: z.string().min(1).nullish(),
+    proxy_auth_allow: z.array(z.string()).default([]),
+  });
 
-export const configSchema = z.strictObject({
-  schema_version: z.number().int().min(1).max(CURRENT_SCHEMA_VERSION),
-  deployment: deploymentSchema,
-  features: featuresSchema.default(featuresSchema.parse({})),
-  sources: z.array(sourceSchema).default([]),
-  controllers: z.array(controllerSchema).default([]),
-  zones: z.record(z.string().regex(ZONE_SLUG_PATTERN), zoneSchema).default({}),
-  llm: llmSchema.optional(),
-  notifications: notificationsSchema.default({}),
-  engine: engineSchema.default(engineSchema.parse({})),
-  auth: authSchema.default(authSchema.parse({})),
-});
+  const configSchema = z.strictObject({
+    schema_version: z.number().int().min(1).max(CURRENT_SCHEMA_VERSION),
+    deployment: deploymentSchema,
+    features: featuresSchema.default(featuresSchema.parse({})),
+    sources: z.array(sourceSchema).default([]),
+    controllers: z.array(controllerSchema).default([]),
+    zones: z.record(z.string().regex(ZONE_SLUG_PATTERN), zoneSchema).default({}),
+    llm: llmSchema.optional(),
+    notifications: notificationsSchema.default({}),
+    engine: engineSchema.default(engineSchema.parse({})),
+    auth: authSchema.default(authSchema.parse({})),
+  });
+
+  return {
+    locationSchema,
+    deploymentSchema,
+    featuresSchema,
+    sourceSchema,
+    controllerSchema,
+    zoneSchema,
+    llmSchema,
+    notificationsSchema,
+    skipRulesSchema,
+    restrictionsSchema,
+    engineSchema,
+    authSchema,
+    configSchema,
+  };
+}
+
+const schemas = once(() => buildSchemas(zod()));
+
+export const locationSchema = lazySchema(() => schemas().locationSchema);
+export const deploymentSchema = lazySchema(() => schemas().deploymentSchema);
+export const featuresSchema = lazySchema(() => schemas().featuresSchema);
+export const sourceSchema = lazySchema(() => schemas().sourceSchema);
+export const controllerSchema = lazySchema(() => schemas().controllerSchema);
+export const zoneSchema = lazySchema(() => schemas().zoneSchema);
+export const llmSchema = lazySchema(() => schemas().llmSchema);
+export const notificationsSchema = lazySchema(() => schemas().notificationsSchema);
+export const skipRulesSchema = lazySchema(() => schemas().skipRulesSchema);
+export const restrictionsSchema = lazySchema(() => schemas().restrictionsSchema);
+export const engineSchema = lazySchema(() => schemas().engineSchema);
+export const authSchema = lazySchema(() => schemas().authSchema);
+export const configSchema = lazySchema(() => schemas().configSchema);
 
 /** The parsed, defaults-filled config the runtime reads. */
 export type RaincheckConfig = z.output<typeof configSchema>;

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- adapters load on first use, see below */
-import { z } from 'zod';
+import { lazySchema } from '../core/zod-lazy';
 import { dryRunKind } from './adapters/dry-run';
 import type { AnyControllerKind } from './kinds';
 
@@ -70,7 +70,7 @@ export function lazyKind(kind: string, label: string, load: Loader, zoneMapKey?:
     kind,
     label,
     ...(zoneMapKey ? { zoneMapKey } : {}),
-    configSchema: z.lazy(() => real().configSchema),
+    configSchema: lazySchema(() => real().configSchema),
     create: (ctx) => real().create(ctx),
     get stationExpectation() {
       return real().stationExpectation;

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import type {
   AdapterContext,
@@ -16,10 +17,12 @@ import type {
  * applied). Demo mode and `DRY_RUN=1` swap every controller for this kind.
  */
 
-const configSchema = z.looseObject({
-  /** Run zones of this controller concurrently (default: one at a time, like most hardware). */
-  concurrent_zones: z.boolean().default(false),
-});
+const configSchema = lazySchema((z) =>
+  z.looseObject({
+    /** Run zones of this controller concurrently (default: one at a time, like most hardware). */
+    concurrent_zones: z.boolean().default(false),
+  }),
+);
 type DryRunConfig = z.output<typeof configSchema>;
 
 export class DryRunController implements ControllerAdapter {

@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { AuthError, type AuthService, type Identity } from '../../auth/auth-service';
 import { REALM, SESSION_COOKIE, type AuthPolicy, type RequestAuthenticator } from '../../auth/request-auth';
 import type { ConfigService } from '../../config/config-service';
@@ -27,8 +27,10 @@ export interface AuthRouteDeps {
 
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
-export const credentialsBody = z.object({ username: z.string().max(64), password: z.string().max(4096) });
-export const tokenBody = z.object({ name: z.string() });
+export const credentialsBody = lazySchema((z) =>
+  z.object({ username: z.string().max(64), password: z.string().max(4096) }),
+);
+export const tokenBody = lazySchema((z) => z.object({ name: z.string() }));
 
 export function authRoutes(deps: AuthRouteDeps): DomainRoutes {
   let limiter: preHandlerAsyncHookHandler | null = null;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { zod } from '../../core/zod-lazy';
 import { ConfigRejected, type ConfigRejectionCode, type SaveResult } from '../../config/config-service';
 import { configSchema } from '../../config/schema';
 import type { DomainRoutes, HttpDeps } from '../deps';
@@ -33,7 +33,7 @@ export function configRoutes(deps: HttpDeps): DomainRoutes {
 
       // Built on first use: most instances never ask, and it is a large object to keep.
       scope.get('/config/schema', async () => {
-        jsonSchema ??= z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
+        jsonSchema ??= zod().toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
         return jsonSchema;
       });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import { explainVerdict } from '../../irrigation/engine/explain';
 import type { DomainRoutes, HttpDeps } from '../deps';
@@ -12,11 +12,13 @@ import { subscribe } from './stream';
  */
 
 /** POST /irrigation/simulate body: parts of the engine's input to replace; everything else is live. */
-export const scenarioSchema = z.strictObject({
-  now_epoch: z.number().int().min(0).optional(),
-  weather: z.record(z.string(), z.unknown()).optional(),
-  forecast: z.record(z.string(), z.unknown()).optional(),
-});
+export const scenarioSchema = lazySchema((z) =>
+  z.strictObject({
+    now_epoch: z.number().int().min(0).optional(),
+    weather: z.record(z.string(), z.unknown()).optional(),
+    forecast: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
   const irrigation = deps.irrigation;

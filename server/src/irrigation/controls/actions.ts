@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import {
   OVERRIDE_MODES,
   THRESHOLD_KEYS,
@@ -74,20 +75,22 @@ export interface ActionContext {
   mappedZones: readonly string[];
 }
 
-const kindOnly = z.object({ kind: z.string() });
-const thresholdBody = z.object({ key: z.string(), value: z.number() });
-const toggleBody = z.object({ key: z.string(), on: z.boolean() });
-const pauseBody = z.object({ epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
-const tomorrowBody = z.object({ mode: z.enum(TOMORROW_MODES) });
-const globalBody = z.object({ mode: z.enum(OVERRIDE_MODES) });
-const zoneBody = z.object({ zone: z.string(), mode: z.enum(OVERRIDE_MODES) });
+const kindOnly = lazySchema((z) => z.object({ kind: z.string() }));
+const thresholdBody = lazySchema((z) => z.object({ key: z.string(), value: z.number() }));
+const toggleBody = lazySchema((z) => z.object({ key: z.string(), on: z.boolean() }));
+const pauseBody = lazySchema((z) =>
+  z.object({ epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+);
+const tomorrowBody = lazySchema((z) => z.object({ mode: z.enum(TOMORROW_MODES) }));
+const globalBody = lazySchema((z) => z.object({ mode: z.enum(OVERRIDE_MODES) }));
+const zoneBody = lazySchema((z) => z.object({ zone: z.string(), mode: z.enum(OVERRIDE_MODES) }));
 
 /** Each control kind's body beside `kind` (the API docs render these). */
 export const CONTROL_ACTION_BODIES = {
   set_threshold: thresholdBody,
   toggle: toggleBody,
   set_pause_until: pauseBody,
-  clear_pause_until: z.object({}),
+  clear_pause_until: lazySchema((z) => z.object({})),
   set_override_tomorrow: tomorrowBody,
   set_global_override: globalBody,
   set_zone_override: zoneBody,

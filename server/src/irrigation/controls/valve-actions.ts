@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { RUN_SECONDS_MAX } from '../dispatch/dispatcher';
 import { zoneUnknown, type ActionContext, type ActionError } from './actions';
 
@@ -16,14 +17,14 @@ export type ValveAction =
 
 export const VALVE_ACTION_KINDS = ['run', 'stop', 'stop_all'] as const;
 
-const runBody = z.object({ zone: z.string().min(1), seconds: z.number().int().min(1) });
-const stopBody = z.object({ zone: z.string().min(1) });
+const runBody = lazySchema((z) => z.object({ zone: z.string().min(1), seconds: z.number().int().min(1) }));
+const stopBody = lazySchema((z) => z.object({ zone: z.string().min(1) }));
 
 /** Each valve kind's body beside `kind` (the API docs render these). */
 export const VALVE_ACTION_BODIES = {
   run: runBody,
   stop: stopBody,
-  stop_all: z.object({}),
+  stop_all: lazySchema((z) => z.object({})),
 } as const satisfies Record<ValveAction['kind'], z.ZodObject>;
 
 export type ParseValveResult = { ok: true; action: ValveAction } | { ok: false; error: ActionError };

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { ALL_WEEKDAYS, restrictionAllowedDays } from '../../config/restrictions';
 import { restrictionsSchema } from '../../config/schema';
 
@@ -23,12 +24,13 @@ import { restrictionsSchema } from '../../config/schema';
 
 export { ALL_WEEKDAYS };
 
-const weekday = z.number().int().min(0).max(6);
-
-export const addressParitySchema = z.strictObject({
-  house_number: z.number().int().min(0),
-  odd_weekdays: z.array(weekday).min(1),
-  even_weekdays: z.array(weekday).min(1),
+export const addressParitySchema = lazySchema((z) => {
+  const weekday = z.number().int().min(0).max(6);
+  return z.strictObject({
+    house_number: z.number().int().min(0),
+    odd_weekdays: z.array(weekday).min(1),
+    even_weekdays: z.array(weekday).min(1),
+  });
 });
 
 // The config's own shape (engine.restrictions), so the engine and the validator read one definition.
@@ -37,11 +39,13 @@ const rulesShape = restrictionsSchema;
 export type RestrictionRules = z.output<typeof rulesShape>;
 
 /** The config shape of the rules; refuses rules that allow no weekday at all. */
-export const restrictionRulesSchema = rulesShape.superRefine((rules, ctx) => {
-  if (restrictionAllowedDays(rules).length === 0) {
-    ctx.addIssue({ code: 'custom', message: 'the restriction rules together allow no weekday' });
-  }
-});
+export const restrictionRulesSchema = lazySchema(() =>
+  rulesShape.superRefine((rules, ctx) => {
+    if (restrictionAllowedDays(rules).length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'the restriction rules together allow no weekday' });
+    }
+  }),
+);
 
 export { restrictionAllowedDays };
 

@@ -1,6 +1,6 @@
 import { zoneFor } from '../../../core/tz/zone';
 import { DateTime } from 'luxon';
-import { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import type { WeatherField } from '../../fields';
 import type { Reading, SourceContext, SourceKindDefinition, StrikeEvent, WeatherSource } from '../../source';
@@ -175,6 +175,6 @@ export const demoReplayKind: SourceKindDefinition = {
   kind: 'demo_replay',
   label: 'Demo replay (synthetic weather)',
   provides: DEMO_FIELDS,
-  configSchema: z.looseObject({}),
+  configSchema: lazySchema((z) => z.looseObject({})),
   create: (ctx) => new DemoReplaySource(ctx),
 };

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import type { Logger } from '../../../core/logger';
 import {
@@ -29,11 +30,13 @@ export const ECOWITT_INGEST_KIND = 'ecowitt_ingest';
 /** A lightning count change over a longer silence is not attributed to one interval. */
 const LIGHTNING_MAX_GAP_S = 1800;
 
-export const ecowittIngestConfigSchema = z.looseObject({
-  /** The gateway's PASSKEY (Wunderground protocol: the station key). A secret by its key name. */
-  passkey: z.string().min(1),
-  rain_gauge: z.enum(RAIN_GAUGES).default('auto'),
-});
+export const ecowittIngestConfigSchema = lazySchema((z) =>
+  z.looseObject({
+    /** The gateway's PASSKEY (Wunderground protocol: the station key). A secret by its key name. */
+    passkey: z.string().min(1),
+    rain_gauge: z.enum(RAIN_GAUGES).default('auto'),
+  }),
+);
 
 export type EcowittIngestConfig = z.output<typeof ecowittIngestConfigSchema>;
 

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import type { Logger } from '../../../core/logger';
 import type { WeatherField } from '../../fields';
@@ -30,16 +31,18 @@ const VERSION_RETRY_S = 3600;
 const HOST =
   /^(?:https?:\/\/)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::\d{1,5})?\/?$/;
 
-export const ecowittLocalConfigSchema = z.looseObject({
-  host: z.string().regex(HOST, 'expected a host name or IP address, optionally with :port (no path)'),
-  poll_interval_s: z
-    .number()
-    .int()
-    .min(POLL_INTERVAL_MIN_S)
-    .max(POLL_INTERVAL_MAX_S)
-    .default(POLL_INTERVAL_DEFAULT_S),
-  rain_gauge: z.enum(RAIN_GAUGES).default('auto'),
-});
+export const ecowittLocalConfigSchema = lazySchema((z) =>
+  z.looseObject({
+    host: z.string().regex(HOST, 'expected a host name or IP address, optionally with :port (no path)'),
+    poll_interval_s: z
+      .number()
+      .int()
+      .min(POLL_INTERVAL_MIN_S)
+      .max(POLL_INTERVAL_MAX_S)
+      .default(POLL_INTERVAL_DEFAULT_S),
+    rain_gauge: z.enum(RAIN_GAUGES).default('auto'),
+  }),
+);
 
 export type EcowittLocalConfig = z.output<typeof ecowittLocalConfigSchema>;
 

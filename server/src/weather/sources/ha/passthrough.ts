@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import type { HaLink, HaState } from '../../../ha/ha-link';
 import { fieldSpec, isWeatherField, WEATHER_FIELDS, type WeatherField } from '../../fields';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
@@ -25,35 +26,37 @@ const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 /** How often a source without a link looks for one when `refresh_s` is 0. */
 const RELINK_S = 60;
 
-export const haPassthroughConfigSchema = z
-  .object({
-    entities: z
-      .record(
-        z.string(),
-        z
-          .string()
-          .trim()
-          .regex(ENTITY_ID, 'must be a Home Assistant entity id such as sensor.outdoor_temperature'),
-      )
-      .superRefine((entities, ctx) => {
-        const keys = Object.keys(entities);
-        if (keys.length === 0) {
-          ctx.addIssue({ code: 'custom', message: 'map at least one snapshot field to an entity' });
-        }
-        for (const key of keys) {
-          if (!isWeatherField(key)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: [key],
-              message: `"${key}" is not a snapshot field (one of ${WEATHER_FIELDS.join(', ')})`,
-            });
+export const haPassthroughConfigSchema = lazySchema((z) =>
+  z
+    .object({
+      entities: z
+        .record(
+          z.string(),
+          z
+            .string()
+            .trim()
+            .regex(ENTITY_ID, 'must be a Home Assistant entity id such as sensor.outdoor_temperature'),
+        )
+        .superRefine((entities, ctx) => {
+          const keys = Object.keys(entities);
+          if (keys.length === 0) {
+            ctx.addIssue({ code: 'custom', message: 'map at least one snapshot field to an entity' });
           }
-        }
-      }),
-    /** Seconds between get_states re-reads; 0 turns them off (live events only). */
-    refresh_s: z.number().int().min(0).max(86_400).default(300),
-  })
-  .strict();
+          for (const key of keys) {
+            if (!isWeatherField(key)) {
+              ctx.addIssue({
+                code: 'custom',
+                path: [key],
+                message: `"${key}" is not a snapshot field (one of ${WEATHER_FIELDS.join(', ')})`,
+              });
+            }
+          }
+        }),
+      /** Seconds between get_states re-reads; 0 turns them off (live events only). */
+      refresh_s: z.number().int().min(0).max(86_400).default(300),
+    })
+    .strict(),
+);
 
 export type HaPassthroughConfig = z.infer<typeof haPassthroughConfigSchema>;
 

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import { REPOSITORY, SERVICE_VERSION } from '../../../core/version';
 import { convert, type WeatherField } from '../../fields';
@@ -50,23 +51,25 @@ export const STATION_RESOLVE_EVERY_S = 86_400;
 const STATION_ID = /^[A-Za-z0-9]{3,12}$/;
 const NOTE_MAX = 300;
 
-export const nwsConfigSchema = z.looseObject({
-  base_url: baseUrlSchema,
-  station_id: z
-    .string()
-    .regex(STATION_ID, 'a station identifier such as "KSAC"')
-    .nullish()
-    .describe('null = the first station the API lists for the location'),
-  user_agent: z
-    .string()
-    .trim()
-    .min(1)
-    .max(256)
-    .nullish()
-    .describe(`null = "${NWS_DEFAULT_USER_AGENT}"; the API asks for contact details in it`),
-  poll_interval_s: pollIntervalSchema,
-  timeout_s: timeoutSchema,
-});
+export const nwsConfigSchema = lazySchema((z) =>
+  z.looseObject({
+    base_url: baseUrlSchema(z),
+    station_id: z
+      .string()
+      .regex(STATION_ID, 'a station identifier such as "KSAC"')
+      .nullish()
+      .describe('null = the first station the API lists for the location'),
+    user_agent: z
+      .string()
+      .trim()
+      .min(1)
+      .max(256)
+      .nullish()
+      .describe(`null = "${NWS_DEFAULT_USER_AGENT}"; the API asks for contact details in it`),
+    poll_interval_s: pollIntervalSchema(z),
+    timeout_s: timeoutSchema(z),
+  }),
+);
 
 export type NwsConfig = z.infer<typeof nwsConfigSchema>;
 

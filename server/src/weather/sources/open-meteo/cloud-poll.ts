@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { ZodNamespace } from '../../../core/zod-lazy';
 import type { Logger } from '../../../core/logger';
 import type { WeatherField } from '../../fields';
 import type { Reading, SourceBatch, SourceContext, WeatherSource } from '../../source';
@@ -19,25 +20,17 @@ export const REQUEST_TIMEOUT_DEFAULT_S = 20;
 /** A larger answer is not a current-conditions document: refuse it instead of buffering it. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export const pollIntervalSchema = z
-  .number()
-  .int()
-  .min(60)
-  .max(3600)
-  .nullish()
-  .describe('seconds between polls, 60..3600; null = 600');
-export const timeoutSchema = z
-  .number()
-  .int()
-  .min(1)
-  .max(120)
-  .nullish()
-  .describe('seconds one poll may take; null = 20');
-export const baseUrlSchema = z
-  .string()
-  .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'an http(s) URL without query or fragment')
-  .nullish()
-  .describe('null = the production endpoint');
+/** The config fields every polling source shares (each kind builds them into its own schema). */
+export const pollIntervalSchema = (z: ZodNamespace) =>
+  z.number().int().min(60).max(3600).nullish().describe('seconds between polls, 60..3600; null = 600');
+export const timeoutSchema = (z: ZodNamespace) =>
+  z.number().int().min(1).max(120).nullish().describe('seconds one poll may take; null = 20');
+export const baseUrlSchema = (z: ZodNamespace) =>
+  z
+    .string()
+    .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'an http(s) URL without query or fragment')
+    .nullish()
+    .describe('null = the production endpoint');
 
 /** A poll failure whose message is the contact note (it must never carry a secret). */
 export class PollFailure extends Error {}

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import { PAST_DAYS_DEFAULT } from '../../../config/builtin-kinds';
 import { epochSeconds } from '../../../core/clock';
 import { convert, type WeatherField } from '../../fields';
@@ -49,12 +50,14 @@ export const CURRENT_VARIABLES = [
   'is_day',
 ] as const;
 
-export const openMeteoConfigSchema = z.looseObject({
-  past_days: z.number().int().nullish().describe('clamped to 1..7 at runtime; null = 3'),
-  base_url: baseUrlSchema,
-  poll_interval_s: pollIntervalSchema,
-  timeout_s: timeoutSchema,
-});
+export const openMeteoConfigSchema = lazySchema((z) =>
+  z.looseObject({
+    past_days: z.number().int().nullish().describe('clamped to 1..7 at runtime; null = 3'),
+    base_url: baseUrlSchema(z),
+    poll_interval_s: pollIntervalSchema(z),
+    timeout_s: timeoutSchema(z),
+  }),
+);
 
 export type OpenMeteoConfig = z.infer<typeof openMeteoConfigSchema>;
 

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import { convert, type WeatherField } from '../../fields';
 import type { DeviceRecord, SourceBatch, SourceContext, SourceKindDefinition } from '../../source';
@@ -36,12 +37,14 @@ import { stationFromSeaLevelHpa } from '../open-meteo/station-pressure';
 
 export const OPENWEATHER_DEFAULT_BASE_URL = 'https://api.openweathermap.org';
 
-export const openWeatherConfigSchema = z.looseObject({
-  api_key: z.string().trim().min(1, 'an OpenWeatherMap API key (One Call 3.0 subscription)'),
-  base_url: baseUrlSchema,
-  poll_interval_s: pollIntervalSchema,
-  timeout_s: timeoutSchema,
-});
+export const openWeatherConfigSchema = lazySchema((z) =>
+  z.looseObject({
+    api_key: z.string().trim().min(1, 'an OpenWeatherMap API key (One Call 3.0 subscription)'),
+    base_url: baseUrlSchema(z),
+    poll_interval_s: pollIntervalSchema(z),
+    timeout_s: timeoutSchema(z),
+  }),
+);
 
 export type OpenWeatherConfig = z.infer<typeof openWeatherConfigSchema>;
 

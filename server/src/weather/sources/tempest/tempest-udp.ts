@@ -1,6 +1,6 @@
 import dgram from 'node:dgram';
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import type { Logger } from '../../../core/logger';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
 import { parseTempestDatagram, TEMPEST_PROVIDES, tempestToBatch } from './tempest-messages';
@@ -52,14 +52,16 @@ export function parseBindAddr(text: string): BindAddress | null {
   return { host, port };
 }
 
-export const tempestUdpConfigSchema = z.looseObject({
-  bind_addr: z
-    .string()
-    .min(1)
-    .refine((s) => parseBindAddr(s) !== null, { message: 'expected host:port, e.g. 0.0.0.0:50222' })
-    .default(TEMPEST_UDP_DEFAULT_BIND),
-  hub_serial: z.string().nullish().describe('null = accept any hub'),
-});
+export const tempestUdpConfigSchema = lazySchema((z) =>
+  z.looseObject({
+    bind_addr: z
+      .string()
+      .min(1)
+      .refine((s) => parseBindAddr(s) !== null, { message: 'expected host:port, e.g. 0.0.0.0:50222' })
+      .default(TEMPEST_UDP_DEFAULT_BIND),
+    hub_serial: z.string().nullish().describe('null = accept any hub'),
+  }),
+);
 
 export interface TempestUdpStats {
   /** Datagrams parsed, from the configured hub, published. */

@@ -1,5 +1,5 @@
 import type WebSocket from 'ws';
-import { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import type { Logger } from '../../../core/logger';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
 import { parseTempestMessage, TEMPEST_PROVIDES, tempestToBatch } from './tempest-messages';
@@ -30,15 +30,17 @@ function isWebsocketUrl(text: string): boolean {
   }
 }
 
-export const tempestWsConfigSchema = z.looseObject({
-  token: z.string().min(1),
-  device_id: z.number().int().positive(),
-  url: z
-    .string()
-    .refine(isWebsocketUrl, { message: 'expected a ws:// or wss:// URL' })
-    .nullish()
-    .describe(`null = ${TEMPEST_WS_DEFAULT_URL}`),
-});
+export const tempestWsConfigSchema = lazySchema((z) =>
+  z.looseObject({
+    token: z.string().min(1),
+    device_id: z.number().int().positive(),
+    url: z
+      .string()
+      .refine(isWebsocketUrl, { message: 'expected a ws:// or wss:// URL' })
+      .nullish()
+      .describe(`null = ${TEMPEST_WS_DEFAULT_URL}`),
+  }),
+);
 
 export interface TempestWsOptions {
   /** First reconnect delay (default 1000 ms); doubles per failed attempt. */

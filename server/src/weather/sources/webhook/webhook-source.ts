@@ -1,6 +1,7 @@
 import { zoneFor } from '../../../core/tz/zone';
 import { DateTime } from 'luxon';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import type { Logger } from '../../../core/logger';
 import {
@@ -85,46 +86,50 @@ export const WEBHOOK_UNITS = Object.keys(UNITS) as WebhookUnit[];
 
 const DOT_PATH = /^[^.\s]+(?:\.[^.\s]+)*$/;
 
-const mappingSchema = z.strictObject({
-  path: z.string().regex(DOT_PATH, 'expected a dot path such as "data.temp"'),
-  field: z.enum(WEATHER_FIELDS as [WeatherField, ...WeatherField[]]),
-  unit: z.enum(WEBHOOK_UNITS as [WebhookUnit, ...WebhookUnit[]]).optional(),
-  scale: z.number().optional(),
-  offset: z.number().optional(),
-});
+const mappingSchema = lazySchema((z) =>
+  z.strictObject({
+    path: z.string().regex(DOT_PATH, 'expected a dot path such as "data.temp"'),
+    field: z.enum(WEATHER_FIELDS as [WeatherField, ...WeatherField[]]),
+    unit: z.enum(WEBHOOK_UNITS as [WebhookUnit, ...WebhookUnit[]]).optional(),
+    scale: z.number().optional(),
+    offset: z.number().optional(),
+  }),
+);
 
 export type WebhookMapping = z.output<typeof mappingSchema>;
 
-export const httpWebhookConfigSchema = z
-  .looseObject({
-    /** Per-source path secret. A secret by its key name. */
-    secret: z.string().min(WEBHOOK_SECRET_MIN_LENGTH),
-    fields: z.array(mappingSchema).min(1),
-    time_path: z.string().regex(DOT_PATH, 'expected a dot path such as "data.time"').nullish(),
-  })
-  .superRefine((config, ctx) => {
-    const seen = new Set<string>();
-    config.fields.forEach((mapping, i) => {
-      if (seen.has(mapping.field)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['fields', i, 'field'],
-          message: `"${mapping.field}" is mapped more than once`,
-        });
-      }
-      seen.add(mapping.field);
-      if (mapping.unit === undefined) return;
-      const expected = FIELD_DIMENSION(mapping.field);
-      const given = UNITS[mapping.unit].dimension;
-      if (given !== expected) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['fields', i, 'unit'],
-          message: `unit "${mapping.unit}" measures ${given}, but ${mapping.field} is ${expected === 'count' || expected === 'uv' ? 'a plain number (omit unit)' : expected}`,
-        });
-      }
-    });
-  });
+export const httpWebhookConfigSchema = lazySchema((z) =>
+  z
+    .looseObject({
+      /** Per-source path secret. A secret by its key name. */
+      secret: z.string().min(WEBHOOK_SECRET_MIN_LENGTH),
+      fields: z.array(mappingSchema).min(1),
+      time_path: z.string().regex(DOT_PATH, 'expected a dot path such as "data.time"').nullish(),
+    })
+    .superRefine((config, ctx) => {
+      const seen = new Set<string>();
+      config.fields.forEach((mapping, i) => {
+        if (seen.has(mapping.field)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['fields', i, 'field'],
+            message: `"${mapping.field}" is mapped more than once`,
+          });
+        }
+        seen.add(mapping.field);
+        if (mapping.unit === undefined) return;
+        const expected = FIELD_DIMENSION(mapping.field);
+        const given = UNITS[mapping.unit].dimension;
+        if (given !== expected) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['fields', i, 'unit'],
+            message: `unit "${mapping.unit}" measures ${given}, but ${mapping.field} is ${expected === 'count' || expected === 'uv' ? 'a plain number (omit unit)' : expected}`,
+          });
+        }
+      });
+    }),
+);
 
 export type HttpWebhookConfig = z.output<typeof httpWebhookConfigSchema>;
 
