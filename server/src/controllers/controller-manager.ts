@@ -11,7 +11,7 @@ import type {
   ZoneRoute,
   ZoneRunningState,
 } from '../irrigation/dispatch/driver';
-import { dryRunKind } from './adapters/dry-run';
+import { dryRunKind, simulatedConfig } from './adapters/dry-run';
 import { asControllerError, unsupported } from './errors';
 import { stationFor, type AnyControllerKind } from './kinds';
 import type { ControllerAdapter, ControllerStatus, HaServices, StationBinding } from './types';
@@ -286,7 +286,9 @@ export class ControllerManager implements Module, ValveDriver {
     }
     const realKind = this.deps.kinds.get(controller.kind) ?? kind;
     const stations = bindings(realKind, controller, config, simulated);
-    const parsed = kind.configSchema.safeParse(simulated ? {} : controller.config);
+    const parsed = simulated
+      ? { success: true as const, data: simulatedConfig() }
+      : kind.configSchema.safeParse(controller.config);
     if (!parsed.success) {
       this.log.error({ controller: controller.id }, 'controller config does not parse; it stays off');
       return null;

@@ -25,6 +25,16 @@ const configSchema = lazySchema((z) =>
 );
 type DryRunConfig = z.output<typeof configSchema>;
 
+/**
+ * The block every simulated controller runs with: what the schema makes of
+ * `{}` (a simulated controller's own block is never read). The controller
+ * manager uses it without parsing, so the demo boots without zod; a test
+ * holds it equal to `configSchema.parse({})`.
+ */
+export function simulatedConfig(): DryRunConfig {
+  return { concurrent_zones: false };
+}
+
 export class DryRunController implements ControllerAdapter {
   readonly kind = 'dry_run';
   readonly id: string;
