@@ -7,7 +7,7 @@ import type { JsonObject } from '../../server/src/config/json-walk';
 import { REDACTED } from '../../server/src/config/secrets';
 import { SNAPSHOTS_RETAINED } from '../../server/src/config/snapshots';
 import { parseToml } from '../../server/src/config/toml';
-import type { ValidationReport } from '../../server/src/config/validate';
+import { validateDocument, type ValidationReport } from '../../server/src/config/validate';
 import {
   docWithSecrets,
   loadedService,
@@ -56,6 +56,41 @@ describe('boot without a file', () => {
     expect(service.health.report.warnings).toEqual([]);
     // Nothing was replaced, so there is nothing to snapshot.
     expect(service.listSnapshots()).toEqual([]);
+  });
+
+  it('in DEMO mode applies exactly what validating the demo config gives', async () => {
+    const { service, configPath } = await loadedService(dir(), { DEMO: '1', LAT: '47.6', LON: '-122.3' });
+    const text = readText(configPath);
+    const validated = validateDocument(parseToml(text), {});
+    expect(JSON.stringify(service.current?.config)).toBe(JSON.stringify(validated.config));
+    expect(service.current?.document).toEqual(withoutNulls(demoConfig(47.6, -122.3)));
+    expect(service.health.report).toEqual(validated.report);
+  });
+
+  it('in DEMO mode a second boot on the unchanged demo file applies the same config', async () => {
+    const first = await loadedService(dir(), { DEMO: '1' });
+    const second = await loadedService(dir(), { DEMO: '1' });
+    const text = readText(second.configPath);
+    expect(JSON.stringify(second.service.current?.config)).toBe(
+      JSON.stringify(first.service.current?.config),
+    );
+    expect(JSON.stringify(second.service.current?.document)).toBe(JSON.stringify(parseToml(text)));
+    expect(second.service.health).toEqual({ status: 'ok', report: { ok: true, errors: [], warnings: [] } });
+  });
+
+  it('in DEMO mode a hand-edited demo file is validated as any other', async () => {
+    const { configPath } = await loadedService(dir(), { DEMO: '1' });
+    const seeded = readText(configPath);
+    fs.writeFileSync(configPath, seeded.replace('area_sqft = 2400', 'area_sqft = -1'));
+    const edited = await loadedService(dir(), { DEMO: '1' });
+    expect(edited.service.health.status).toBe('invalid');
+    fs.writeFileSync(configPath, seeded.replace('area_sqft = 2400', 'area_sqft = 2500'));
+    const { service } = await loadedService(dir(), { DEMO: '1' });
+    expect(service.health.status).toBe('ok');
+    expect(service.current?.config.zones.front_lawn?.area_sqft).toBe(2500);
+    // The same file under other LAT/LON is not the demo seed for them: it loads as written.
+    const moved = await loadedService(dir(), { DEMO: '1', LAT: '10', LON: '20' });
+    expect(moved.service.current?.config.deployment.location).toMatchObject({ lat: 28.5383, lon: -81.3792 });
   });
 
   it('in DEMO mode uses LAT/LON from the environment', async () => {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { environmentBaseline } from '../../server/src/config/baseline';
-import { demoConfig } from '../../server/src/config/demo-config';
+import { demoConfig, demoSeed } from '../../server/src/config/demo-config';
 import { parseEnv } from '../../server/src/config/env';
 import type { JsonObject } from '../../server/src/config/json-walk';
 import { registerControllerKind } from '../../server/src/config/kinds';
 import { CURRENT_SCHEMA_VERSION } from '../../server/src/config/schema';
+import { withoutNulls } from '../../server/src/config/toml';
 import { validateDocument, type ValidationEntry } from '../../server/src/config/validate';
 import { useBuiltinKinds, validDoc } from '../helpers/config-fixtures';
 
@@ -513,6 +514,22 @@ describe('the demo config and the environment baseline', () => {
     expect(Object.keys(config?.zones ?? {})).toHaveLength(6);
     if (lat !== null) expect(config?.deployment.location).toMatchObject({ lat, lon });
   });
+
+  it.each([
+    [null, null],
+    [47.6, -122.3],
+    [-33.9, 151.2],
+  ])(
+    'demoSeed(%p, %p) is the stored demo document and what validating it gives, key order included',
+    (lat, lon) => {
+      const { document, config } = demoSeed(lat, lon);
+      expect(document).toStrictEqual(withoutNulls(demoConfig(lat, lon)));
+      const validated = validateDocument(document, {});
+      expect(validated.report).toEqual({ ok: true, errors: [], warnings: [] });
+      expect(config).toStrictEqual(validated.config);
+      expect(JSON.stringify(config)).toBe(JSON.stringify(validated.config));
+    },
+  );
 
   it('the baseline carries the environment location, the default forecast source and no controllers', () => {
     const env = parseEnv({ RAINCHECK_DATA_DIR: '/tmp/x', LAT: '40.5', LON: '-105.25' });

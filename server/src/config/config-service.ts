@@ -12,7 +12,7 @@ import {
 import { environmentBaseline } from './baseline';
 import type { AppliedConfig } from './config-types';
 import type { RaincheckConfig } from './schema';
-import { demoConfig } from './demo-config';
+import { demoSeed } from './demo-config';
 import type { RuntimeEnv } from './env';
 import { isPlainObject, type JsonObject } from './json-walk';
 import { migrateDocument } from './migrate';
@@ -122,13 +122,21 @@ export class ConfigService {
       removeStaleTempFiles(this.deps.env.configPath) + removeStaleTempFilesIn(this.snapshots.directory);
     if (stale > 0) this.log.warn({ stale }, 'removed temp files of an interrupted config write');
 
+    // The demo's own config is applied as validating it would (config/demo-config.ts), unvalidated:
+    // the demo then boots without building the config schema. A file that differs by a byte validates.
+    const demo = this.deps.env.demo ? demoSeed(this.deps.env.lat, this.deps.env.lon) : null;
     if (!existsSync(this.deps.env.configPath)) {
-      if (this.deps.env.demo)
-        await this.save(demoConfig(this.deps.env.lat, this.deps.env.lon), { note: 'demo config' });
-      else this.log.info('no config file: serving the environment baseline until the wizard writes one');
+      if (demo) {
+        const seed = { doc: demo.document, config: demo.config, report: emptyReport() };
+        await this.lock.run(() => this.commit(seed, 'demo config'));
+      } else this.log.info('no config file: serving the environment baseline until the wizard writes one');
       return;
     }
     const text = readFileSync(this.deps.env.configPath, 'utf8');
+    if (demo && text === toToml(demo.document)) {
+      this.adopt({ doc: parseToml(text), config: demo.config, report: emptyReport() }, this.fileTimeEpoch());
+      return;
+    }
     let doc: JsonObject;
     try {
       doc = parseToml(text);
