@@ -8,11 +8,40 @@ import {
   sleep,
   spawnBareServer,
   spawnService,
+  spawnServiceWithConfig,
   stopChild,
   waitFor200,
 } from '../lib/harness.mjs';
 
 const IDLE_MS = 3000;
+
+/**
+ * An installed service's config (informational figure): a config file with a
+ * local station, a dry-run controller and two zones. Unlike the demo, its
+ * boot validates the file, so zod loads (see docs/architecture.md).
+ */
+const INSTALLED_CONFIG = {
+  schema_version: 2,
+  deployment: { location: { lat: 40.7, lon: -74.0 }, units: 'imperial' },
+  sources: [{ id: 'yard', kind: 'tempest_udp', priority: 100, enabled: true, config: { bind_addr: '127.0.0.1:0' } }],
+  controllers: [{ id: 'valves', kind: 'dry_run', default: true, enabled: true, config: {} }],
+  zones: {
+    front_lawn: {
+      display_name: 'Front lawn',
+      species: 'tall_fescue',
+      soil_texture: 'loam',
+      sprinkler_type: 'spray',
+      controller_station: '1',
+    },
+    back_beds: {
+      display_name: 'Back beds',
+      species: 'ornamental_shrubs',
+      soil_texture: 'loam',
+      sprinkler_type: 'drip',
+      controller_station: '2',
+    },
+  },
+};
 
 /** Starts, waits for a 200 on `path`, idles, reads /proc/<pid>/status; always stops the child. */
 async function idleStatus(handle, path) {
@@ -35,6 +64,13 @@ export default {
     const status = await idleStatus(await spawnService(dir), '/api/v1/health');
     removeTempDir(dir);
 
+    const installedDir = makeTempDir();
+    const installed = await idleStatus(
+      await spawnServiceWithConfig(installedDir, INSTALLED_CONFIG),
+      '/api/v1/health',
+    );
+    removeTempDir(installedDir);
+
     const bareDir = makeTempDir();
     const bodyFile = join(bareDir, 'body.json');
     writeFileSync(bodyFile, '{}');
@@ -45,6 +81,10 @@ export default {
     report('  RssAnon (heap, stacks, native allocations)', mb(status.RssAnon));
     report('  RssFile (mapped node binary, .node addons)', mb(status.RssFile));
     report('VmHWM (peak RSS during start)', mb(status.VmHWM));
+    report(
+      'informational: installed config (station, dry-run controller, two zones) VmRSS',
+      `${mb(installed.VmRSS)} (RssAnon ${mb(installed.RssAnon)}, RssFile ${mb(installed.RssFile)})`,
+    );
     report(
       'reference: bare node:http VmRSS',
       `${mb(bare.VmRSS)} (RssAnon ${mb(bare.RssAnon)}, RssFile ${mb(bare.RssFile)})`,
