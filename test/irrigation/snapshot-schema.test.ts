@@ -47,6 +47,7 @@ const zones: Zone[] = [
     last_run_epoch: T0 - 3 * DAY + 5 * 3600,
     smart_suppressed: null,
     math: { bucket_mm: -14.2, kc: 0.8, cap_binding: false, heat_mult: 1, capture_eff: 0.7 },
+    override: 'auto',
     hex: '',
     today_run_minutes: null,
   },
@@ -64,6 +65,7 @@ const zones: Zone[] = [
     last_run_epoch: 0,
     smart_suppressed: { weekdays: [0, 3], schedules: ['Vacation beds'], active_today: true },
     math: { bucket_mm: null, kc: 0.5, cap_binding: false },
+    override: 'skip',
     hex: '',
     today_run_minutes: null,
   },
@@ -263,6 +265,7 @@ const validSnapshot: IrrigationSnapshot = {
   ],
   pause_until_epoch: 0,
   override_tomorrow: 'none',
+  global_override: 'auto',
   decision_trace: { verdict: 'run', reason: '', rules: [] },
   current_weather: {
     air_temp_f: {

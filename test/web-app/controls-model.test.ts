@@ -52,6 +52,7 @@ describe('current controls', () => {
     expect(view.paused).toBe(false);
     expect(view.pauseUntilEpoch).toBe(0);
     expect(view.globalOverride).toBeNull();
+    expect(fromSnapshot({ ...snapshot, global_override: 'skip' }).globalOverride).toBe('skip');
   });
 
   it('prefers the manifest and fills its gaps from the snapshot', () => {

@@ -120,60 +120,14 @@ describe('planned and last run', () => {
 });
 
 describe('overrideOf', () => {
-  it('reads a zone override from the control that decided today', () => {
-    const s = snapshot({
-      decision_trace: {
-        zones: {
-          front_lawn: {
-            control: {
-              decision: 'water',
-              source: 'zone_override',
-              reason_code: 'zone_override_run',
-              reason: '',
-            },
-          },
-        },
-      },
-    });
-    expect(overrideOf(s, 'front_lawn')).toBe('run');
+  it('reads the override the snapshot states for the zone', () => {
+    expect(overrideOf(snapshot({ zones: [zone({ override: 'run' })] }), 'front_lawn')).toBe('run');
+    expect(overrideOf(snapshot({ zones: [zone({ override: 'auto' })] }), 'front_lawn')).toBe('auto');
   });
 
-  it('finds it on a later plan day when a pause hides it today', () => {
-    const plan = (source: string, code: string) => ({
-      date_local: 'x',
-      day_offset: 0,
-      time_epoch: 0,
-      start_epoch: null,
-      finish_epoch: null,
-      forecast_rain_mm: null,
-      expected_rain_mm: null,
-      rain_probability_pct: null,
-      evidence_complete: true,
-      zones: [
-        {
-          zone: 'front_lawn',
-          name: 'Front lawn',
-          reason: '',
-          reason_code: code,
-          water_need: 'none',
-          planned_seconds: 0,
-          depletion_mm: null,
-          trigger_mm: null,
-          capacity_mm: null,
-          control_source: source,
-        },
-      ],
-    });
-    expect(
-      overrideOf(
-        snapshot({ water_plan: [plan('pause', 'paused'), plan('zone_override', 'zone_override_skip')] }),
-        'front_lawn',
-      ),
-    ).toBe('skip');
-    // Every day decided by the engine: no zone override is set.
-    expect(overrideOf(snapshot({ water_plan: [plan('engine', 'not_due')] }), 'front_lawn')).toBe('auto');
-    // Every day hidden by a pause: cannot tell.
-    expect(overrideOf(snapshot({ water_plan: [plan('pause', 'paused')] }), 'front_lawn')).toBeNull();
+  it('is unknown (null) when the snapshot does not say or the zone is not there', () => {
+    expect(overrideOf(snapshot({ zones: [zone()] }), 'front_lawn')).toBeNull();
+    expect(overrideOf(snapshot({ zones: [zone({ override: 'skip' })] }), 'back_beds')).toBeNull();
   });
 });
 

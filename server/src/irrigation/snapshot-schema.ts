@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SCHEDULING_MODELS } from '../config/schema';
-import { TOMORROW_MODES } from './controls/types';
+import { OVERRIDE_MODES, TOMORROW_MODES } from './controls/types';
 
 /**
  * The irrigation wire shapes of spec section 2.5 (plus the current weather
@@ -160,6 +160,8 @@ export const zoneSchema = z.looseObject({
   last_run_epoch: epoch,
   smart_suppressed: smartSuppressedSchema.nullable(),
   math: zoneMathSchema,
+  /** Beyond the spec's fields: the zone's sticky override (`set_zone_override`), `auto` when none. */
+  override: z.enum(OVERRIDE_MODES),
   /** Deprecated (spec 9.6): always the empty string. */
   hex: z.literal(''),
   /** Deprecated (spec 9.6): always null. */
@@ -419,6 +421,8 @@ export const irrigationSnapshotSchema = z
     /** 0 = no pause. */
     pause_until_epoch: epoch,
     override_tomorrow: overrideTomorrowSchema,
+    /** Beyond the spec's fields: the sticky global override (`set_global_override`). */
+    global_override: z.enum(OVERRIDE_MODES),
     decision_trace: decisionTraceSchema.nullable(),
     current_weather: currentWeatherSchema,
     controls_persisted: z.boolean(),

@@ -93,6 +93,11 @@ describe('POST /irrigation/action', () => {
     const back = today.find((z: { zone: string }) => z.zone === 'back_lawn');
     expect(back.reason_code).toMatch(/global/);
     expect(front.reason_code).not.toMatch(/global/);
+    // The overrides in force are stated, not left to be inferred from the plan.
+    expect(snapshot.body.global_override).toBe('skip');
+    const zones = snapshot.body.zones as { slug: string; override: string }[];
+    expect(zones.find((z) => z.slug === 'front_lawn')?.override).toBe('run');
+    expect(zones.find((z) => z.slug === 'back_lawn')?.override).toBe('auto');
   });
 });
 

@@ -151,6 +151,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         soak_s: p.cycle_soak ? p.cycle_soak.soak_s : null,
         running_note: run?.running && run.running_known ? 'zone reported running; planning unaffected' : null,
       },
+      override: input.controls.zone_overrides[p.zone.slug] ?? 'auto',
       hex: '',
       today_run_minutes: null,
     };
@@ -284,6 +285,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     zone_verdicts: zoneVerdicts,
     pause_until_epoch: Math.floor(input.controls.pause_until_epoch),
     override_tomorrow: activeOverrideTomorrow(input.controls, ctx.now, ctx.timezone),
+    global_override: input.controls.global_override,
     decision_trace: trace,
     current_weather: (input.currentWeather ?? null) as CurrentWeather,
     controls_persisted: input.controlsPersisted,

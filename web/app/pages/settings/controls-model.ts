@@ -106,15 +106,17 @@ export function fromManifest(manifest: unknown): ControlsView {
 interface SnapshotLike {
   pause_until_epoch?: unknown;
   override_tomorrow?: unknown;
+  global_override?: unknown;
   skip_check?: { is_paused?: unknown; rules?: { rule?: unknown; inputs?: Record<string, unknown> }[] } | null;
 }
 
-/** The irrigation snapshot's view: thresholds as the skip rules used them, pause and tomorrow override. */
+/** The irrigation snapshot's view: thresholds as the skip rules used them, pause, global and tomorrow overrides. */
 export function fromSnapshot(snapshot: unknown): ControlsView {
   const view = emptyView();
   const s = (snapshot ?? {}) as SnapshotLike;
   view.pauseUntilEpoch = numberOf(s.pause_until_epoch);
   view.overrideTomorrow = stringOf(s.override_tomorrow);
+  view.globalOverride = stringOf(s.global_override);
   const paused = s.skip_check?.is_paused;
   view.paused = typeof paused === 'boolean' ? paused : null;
   for (const rule of s.skip_check?.rules ?? []) {

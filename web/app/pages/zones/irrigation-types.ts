@@ -33,6 +33,8 @@ export interface Zone {
   last_run_epoch?: number;
   smart_suppressed?: { weekdays: number[]; schedules: string[]; active_today: boolean } | null;
   math?: ZoneMath;
+  /** The zone's sticky override (beyond the spec's fields). */
+  override?: 'auto' | 'skip' | 'run';
 }
 
 export interface WaterPlanZone {
@@ -225,6 +227,7 @@ export interface IrrigationSnapshot {
   zone_verdicts?: ZoneVerdict[];
   pause_until_epoch?: number;
   override_tomorrow?: string;
+  global_override?: 'auto' | 'skip' | 'run';
   decision_trace?: DecisionTrace | null;
   current_weather?: Record<string, CurrentWeatherSample> | null;
 }

@@ -115,29 +115,9 @@ export function lastRunText(epoch: number | null | undefined, nowMs = Date.now()
   return `${formatDateTime(epoch, timeZone)} (${formatAge(epoch, nowMs)})`;
 }
 
-/**
- * The zone's sticky override. The snapshot has no field for it (an API gap),
- * so it is read from where its effect shows: the control that decided a day
- * for this zone (`zone_override_run` / `zone_override_skip`). A pause or a
- * tomorrow override can hide it on a day, so every planned day is looked at;
- * null when no day shows it and some day was decided by a control that
- * outranks it (then the value cannot be told).
- */
+/** The zone's sticky override as the snapshot states it; null when the snapshot does not say (unknown). */
 export function overrideOf(snapshot: IrrigationSnapshot, slug: string): OverrideMode | null {
-  const codes: { source: string | undefined; code: string | undefined }[] = [];
-  const control = snapshot.decision_trace?.zones?.[slug]?.control;
-  if (control) codes.push({ source: control.source, code: control.reason_code });
-  for (const day of snapshot.water_plan ?? []) {
-    const z = day.zones.find((entry) => entry.zone === slug);
-    if (z) codes.push({ source: z.control_source, code: z.reason_code });
-  }
-  for (const { code } of codes) {
-    if (code === 'zone_override_run') return 'run';
-    if (code === 'zone_override_skip') return 'skip';
-  }
-  // A day decided by the engine or the global override would have shown a zone override: none is set.
-  if (codes.some(({ source }) => source === 'engine' || source === 'global_override')) return 'auto';
-  return null;
+  return snapshot.zones.find((zone) => zone.slug === slug)?.override ?? null;
 }
 
 export const OVERRIDE_LABELS: Record<OverrideMode, string> = {
