@@ -156,10 +156,10 @@ describe('settings', () => {
     expect(saved.body.deployment.location.lat).toBe(41.25);
 
     await p.getByRole('link', { name: 'Snapshots' }).click();
-    // Newest first: the first row is the save just made, the second the config before it.
-    const rows = p.getByRole('button', { name: 'Roll back' });
-    await pwExpect(rows.nth(1)).toBeVisible();
-    await rows.nth(1).click();
+    // Newest first: the first snapshot is the config the save just replaced (latitude 40.7).
+    await p.getByRole('button', { name: 'Show diff' }).first().click();
+    await pwExpect(p.locator('.settings-diff')).toHaveText(/40\.7[\s\S]*41\.25|41\.25[\s\S]*40\.7/);
+    await p.getByRole('button', { name: 'Roll back' }).first().click();
     await p.getByRole('button', { name: 'Confirm rollback' }).click();
     await pwExpect(p.getByRole('status').filter({ hasText: 'Rolled back' })).toBeVisible();
     const restored = await apiCall<{ deployment: { location: { lat: number } } }>(

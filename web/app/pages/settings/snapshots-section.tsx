@@ -19,9 +19,9 @@ export interface SnapshotInfo {
 }
 
 /**
- * Where a snapshot's TOML would be read. The API (spec 4.5) lists snapshots
- * but has no route for one snapshot's body; when the service adds this one,
- * the diff works without a change here.
+ * Where a snapshot's TOML is read (GET /config/snapshots/{ts}, masked like
+ * /config/raw; an addition to spec 4.5). An older service without it answers
+ * 404 and the diff falls back to comparing what the list says.
  */
 export const snapshotBodyPath = (ts: string) => `config/snapshots/${encodeURIComponent(ts)}`;
 
