@@ -23,7 +23,9 @@ const IDLE_MS = 3000;
 const INSTALLED_CONFIG = {
   schema_version: 2,
   deployment: { location: { lat: 40.7, lon: -74.0 }, units: 'imperial' },
-  sources: [{ id: 'yard', kind: 'tempest_udp', priority: 100, enabled: true, config: { bind_addr: '127.0.0.1:0' } }],
+  sources: [
+    { id: 'yard', kind: 'tempest_udp', priority: 100, enabled: true, config: { bind_addr: '127.0.0.1:0' } },
+  ],
   controllers: [{ id: 'valves', kind: 'dry_run', default: true, enabled: true, config: {} }],
   zones: {
     front_lawn: {
