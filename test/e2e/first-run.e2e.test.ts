@@ -40,7 +40,10 @@ it('walks the wizard to a working config and a signed-in owner', async () => {
   const opened = await openPage(browser, PHONE);
   watched.push(opened);
   const p = opened.page;
-  await p.goto(new URL('setup', instance.url).href);
+  // A fresh install has no config: opening the app lands in the wizard.
+  await p.goto(instance.url);
+  await pwExpect(p.getByRole('navigation', { name: 'Setup steps' })).toBeVisible();
+  expect(new URL(p.url()).pathname).toBe('/setup');
   const next = () => p.getByRole('button', { name: 'Next' }).click();
 
   await pwExpect(p.getByRole('navigation', { name: 'Setup steps' })).toBeVisible();
