@@ -127,3 +127,75 @@ it('refuses a wrong password in place, signs in, and creates a token shown once 
   await pwExpect(p.getByText('home-assistant').first()).toBeVisible();
   expect(await p.content()).not.toContain(token);
 });
+
+it('offers the controllers the LAN sweep found and fills the controller form from one', async () => {
+  // A fresh install of its own: the sandbox LAN has no controller, so the sweep's answer is served
+  // by the browser (the same shape GET /wizard/discover gives, docs/wizard.md#discovery).
+  const fresh = await startInstance({ DRY_RUN: '1' });
+  try {
+    const opened = await openPage(browser, PHONE);
+    watched.push(opened);
+    const p = opened.page;
+    await p.route('**/wizard/discover', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          listened_ms: 3000,
+          gateways: [],
+          error: null,
+          controllers: [
+            {
+              kind: 'esphome',
+              name: 'Garden Valves',
+              host: '192.168.1.50',
+              port: 6053,
+              source: 'mdns',
+              suggested_controller: { kind: 'esphome_native', config: { base_url: 'http://192.168.1.50' } },
+            },
+            {
+              kind: 'opensprinkler',
+              name: 'OpenSprinkler Backyard',
+              host: '192.168.1.40',
+              port: 8080,
+              source: 'mdns',
+              suggested_controller: { kind: 'opensprinkler', config: { host: '192.168.1.40', port: 8080 } },
+            },
+          ],
+          controllers_note: null,
+        }),
+      }),
+    );
+    await p.goto(new URL('setup', fresh.url).href);
+    await pwExpect(p.getByRole('heading', { name: 'Location' })).toBeVisible();
+    await p.getByLabel('Latitude').fill('40.7128');
+    await p.getByLabel('Longitude').fill('-74.006');
+    await p.getByRole('button', { name: 'Next' }).click();
+
+    // The sources step lists what answered, with the catalog's kind label and host:port.
+    await pwExpect(p.getByRole('heading', { name: 'Weather sources' })).toBeVisible();
+    const panel = p.getByRole('region', { name: 'On your network' });
+    await pwExpect(panel).toHaveText(
+      /OpenSprinkler Backyard · OpenSprinkler \(direct HTTP\) at 192\.168\.1\.40:8080/,
+    );
+    await pwExpect(panel).toHaveText(/Garden Valves · ESPHome \(web_server REST\) at 192\.168\.1\.50:6053/);
+    await p.getByRole('button', { name: 'Next' }).click();
+
+    await pwExpect(p.getByRole('heading', { name: 'Controller' })).toBeVisible();
+    await pwExpect(p.getByLabel('Controller kind')).toHaveValue('dry_run');
+    await p.getByRole('button', { name: 'Use OpenSprinkler Backyard' }).click();
+    await pwExpect(p.getByLabel('Controller kind')).toHaveValue('opensprinkler');
+    await pwExpect(p.getByLabel('Host')).toHaveValue('192.168.1.40');
+    await pwExpect(p.getByLabel('Port')).toHaveValue('8080');
+    // Never a secret: the password is the user's to type, and Next asks for it.
+    await pwExpect(p.getByLabel('Device password')).toHaveValue('');
+    await p.getByRole('button', { name: 'Next' }).click();
+    await pwExpect(p.getByLabel('Device password')).toHaveAttribute('aria-invalid', 'true');
+
+    await p.getByRole('button', { name: 'Use Garden Valves' }).click();
+    await pwExpect(p.getByLabel('Controller kind')).toHaveValue('esphome_native');
+    await pwExpect(p.getByLabel('Base URL')).toHaveValue('http://192.168.1.50');
+  } finally {
+    await fresh.stop();
+  }
+});

@@ -3,7 +3,13 @@ import { md5Hex } from '../../web/app/pages/wizard/md5';
 import {
   changeControllerKind,
   controllerEntry,
+  controllerFromDiscovered,
   describeControllerTest,
+  discoveredAddress,
+  discoveredFilledNote,
+  discoveredInUse,
+  discoveredKind,
+  discoveredValues,
   draftToForm,
   formToDraft,
   mergeScannedZones,
@@ -23,6 +29,7 @@ import {
   wizardSteps,
   zoneKeys,
   zoneMissing,
+  type DiscoveredController,
   type JsonObject,
   type WizardForm,
 } from '../../web/app/pages/wizard/model';
@@ -477,6 +484,142 @@ describe('server answers', () => {
   it('lists the owner account step only while no account exists', () => {
     expect(wizardSteps(false)).toEqual(['location', 'sources', 'controller', 'zones', 'account', 'review']);
     expect(wizardSteps(true)).not.toContain('account');
+  });
+});
+
+describe('discovered controllers', () => {
+  /** As GET /wizard/discover lists them (server/src/wizard/mdns-records.ts). */
+  const OPENSPRINKLER: DiscoveredController = {
+    kind: 'opensprinkler',
+    name: 'OpenSprinkler Backyard',
+    host: '192.168.1.40',
+    port: 80,
+    source: 'mdns',
+    suggested_controller: { kind: 'opensprinkler', config: { host: '192.168.1.40', port: 80 } },
+  };
+  const ESPHOME: DiscoveredController = {
+    kind: 'esphome',
+    name: 'Garden Valves',
+    host: '192.168.1.50',
+    port: 6053,
+    source: 'mdns',
+    suggested_controller: { kind: 'esphome_native', config: { base_url: 'http://192.168.1.50:8080' } },
+  };
+
+  it('names the kind from the catalog and shows host:port (IPv6 in brackets)', () => {
+    expect(discoveredKind(OPENSPRINKLER).label).toBe('OpenSprinkler (direct HTTP)');
+    expect(discoveredKind(ESPHOME).label).toBe('ESPHome (web_server REST)');
+    expect(discoveredAddress(OPENSPRINKLER)).toBe('192.168.1.40:80');
+    expect(discoveredAddress(ESPHOME)).toBe('192.168.1.50:6053');
+    expect(discoveredAddress({ ...ESPHOME, host: 'fe80::1' })).toBe('[fe80::1]:6053');
+  });
+
+  it('fills a new controller with the suggested kind and fields, leaving the password to the user', () => {
+    const form = draftToForm(BASELINE, KINDS);
+    expect(form.controller.kind).toBe('dry_run');
+    const controller = controllerFromDiscovered(form.controller, OPENSPRINKLER);
+    expect(controller).toMatchObject({
+      id: 'opensprinkler',
+      kind: 'opensprinkler',
+      values: { host: '192.168.1.40', port: '80', password_md5: '' },
+      original: null,
+    });
+    expect(controllerEntry({ ...form, controller })).toEqual({
+      enabled: true,
+      id: 'opensprinkler',
+      kind: 'opensprinkler',
+      default: true,
+      config: { host: '192.168.1.40', port: 80 },
+    });
+    // Next is refused until the password is typed.
+    expect(validateController(controller)).toEqual({
+      'controller.password_md5': 'Device password is required.',
+    });
+    const typed = { ...controller, values: { ...controller.values, password_md5: 'opendoor' } };
+    expect(validateController(typed)).toEqual({});
+    expect(controllerEntry({ ...form, controller: typed }).config).toEqual({
+      host: '192.168.1.40',
+      port: 80,
+      password_md5: md5Hex('opendoor'),
+    });
+  });
+
+  it('fills an ESPHome board as esphome_native with its web_server base URL', () => {
+    const form = draftToForm(BASELINE, KINDS);
+    const controller = controllerFromDiscovered(form.controller, ESPHOME);
+    expect(controller.kind).toBe('esphome_native');
+    expect(controller.values).toEqual({ base_url: 'http://192.168.1.50:8080', username: '', password: '' });
+    expect(validateController(controller)).toEqual({});
+    expect(controllerEntry({ ...form, controller }).config).toEqual({ base_url: 'http://192.168.1.50:8080' });
+  });
+
+  it('never takes a secret or a key the form has no field for from a suggestion', () => {
+    const odd: DiscoveredController = {
+      ...OPENSPRINKLER,
+      suggested_controller: {
+        kind: 'opensprinkler',
+        config: { host: '10.1.1.1', password_md5: 'a6d82bced638de3def1e9bbb4983225c', poll_interval_s: 5 },
+      },
+    };
+    expect(discoveredValues(odd)).toEqual({ host: '10.1.1.1' });
+    const form = draftToForm(BASELINE, KINDS);
+    const controller = controllerFromDiscovered(form.controller, odd);
+    expect(controller.values.password_md5).toBe('');
+    expect(controllerEntry({ ...form, controller }).config).toEqual({ host: '10.1.1.1' });
+  });
+
+  it('keeps what was typed for the same kind and tells which device is in use', () => {
+    const form = draftToForm(BASELINE, KINDS);
+    const os = changeControllerKind(form.controller, 'opensprinkler');
+    const typed = { ...os, values: { ...os.values, host: 'old.local', password_md5: 'secret' } };
+    expect(discoveredInUse(typed, OPENSPRINKLER)).toBe(false);
+    const controller = controllerFromDiscovered(typed, OPENSPRINKLER);
+    expect(controller.values).toEqual({ host: '192.168.1.40', port: '80', password_md5: 'secret' });
+    expect(discoveredInUse(controller, OPENSPRINKLER)).toBe(true);
+    expect(discoveredInUse(controller, ESPHOME)).toBe(false);
+    // Switching to the other device changes the kind and starts a fresh config block.
+    const esp = controllerFromDiscovered(controller, ESPHOME);
+    expect(esp).toMatchObject({ id: 'esphome_native', kind: 'esphome_native' });
+    expect(esp.values.password).toBe('');
+  });
+
+  it('keeps a stored controller and its secret when the same device is picked', () => {
+    const form = draftToForm(SEEDED, KINDS);
+    const same: DiscoveredController = {
+      ...OPENSPRINKLER,
+      host: '10.0.0.5',
+      port: 8080,
+      suggested_controller: { kind: 'opensprinkler', config: { host: '10.0.0.5', port: 8080 } },
+    };
+    expect(discoveredInUse(form.controller, same)).toBe(true);
+    expect(controllerFromDiscovered(form.controller, same)).toBe(form.controller);
+    expect(controllerEntry(form).config).toMatchObject({ password_md5: REDACTED });
+  });
+
+  it('forgets the stored secret when another device replaces a stored controller (its id stays)', () => {
+    const form = draftToForm(SEEDED, KINDS);
+    const controller = controllerFromDiscovered(form.controller, OPENSPRINKLER);
+    expect(controller.id).toBe('os');
+    expect(validateController(controller)).toEqual({
+      'controller.password_md5': 'Device password is required.',
+    });
+    const entry = controllerEntry({ ...form, controller });
+    // No redacted sentinel beside the new address (the service would refuse it); other settings kept.
+    expect(entry).toMatchObject({ id: 'os', kind: 'opensprinkler', enabled: true, default: true });
+    expect(entry.config).toEqual({ host: '192.168.1.40', port: 80, poll_interval_s: 30 });
+    // The seeded form itself is untouched.
+    expect(controllerEntry(form).config).toMatchObject({ host: '10.0.0.5', password_md5: REDACTED });
+  });
+
+  it('says what is left to type after filling', () => {
+    expect(discoveredFilledNote(OPENSPRINKLER)).toBe(
+      'Filled in from OpenSprinkler Backyard (OpenSprinkler (direct HTTP) at 192.168.1.40). ' +
+        'Type the device password yourself (it is never discovered), then press Test controller.',
+    );
+    expect(discoveredFilledNote(ESPHOME)).toBe(
+      'Filled in from Garden Valves (ESPHome (web_server REST) at 192.168.1.50). ' +
+        'Fill in the web server password only if the device needs one, then press Test controller.',
+    );
   });
 });
 

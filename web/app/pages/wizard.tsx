@@ -18,6 +18,7 @@ import { LocationStep } from './wizard/location-step';
 import {
   draftToForm,
   formToDraft,
+  preselectDiscovered,
   schemaEnums,
   stepForPath,
   STEP_TITLES,
@@ -126,6 +127,8 @@ export default function WizardPage() {
   const [applyError, setApplyError] = useState<unknown>(null);
   const [problems, setProblems] = useState<{ step: StepId | null; message: string; path?: string }[]>([]);
   const [discovery, setDiscovery] = useState<Discovery | null>(null);
+  const [scan, setScan] = useState<{ running: boolean; error: unknown }>({ running: false, error: null });
+  const scanRunning = useRef(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
 
@@ -135,6 +138,24 @@ export default function WizardPage() {
   );
 
   const update = (change: (f: WizardForm) => WizardForm) => setForm((f) => (f ? change(f) : f));
+
+  // The LAN sweep (about 3 s), shared by the sources and controller steps; one at a time.
+  const discover = () => {
+    if (scanRunning.current) return;
+    scanRunning.current = true;
+    setScan({ running: true, error: null });
+    api<Discovery>('wizard/discover')
+      .then((found) => {
+        setDiscovery(found);
+        // Pre-select what was heard: a Tempest hub becomes a tempest_udp source with its serial.
+        update((f) => ({ ...f, sources: preselectDiscovered(f.sources, found) }));
+        setScan({ running: false, error: null });
+      })
+      .catch((error: unknown) => setScan({ running: false, error }))
+      .finally(() => {
+        scanRunning.current = false;
+      });
+  };
 
   const start = async (fresh: boolean) => {
     setPhase({ name: 'loading' });
@@ -293,6 +314,7 @@ export default function WizardPage() {
       await api('wizard/draft', { method: 'DELETE' });
       rememberStep(null);
       setDiscovery(null);
+      setScan((current) => ({ ...current, error: null }));
       setSavedEpoch(null);
       await start(false);
     } catch (error) {
@@ -534,7 +556,9 @@ export default function WizardPage() {
             catalogError={catalogError}
             errors={errors}
             discovery={discovery}
-            onDiscovery={setDiscovery}
+            scanning={scan.running}
+            scanError={scan.error}
+            onScan={discover}
             update={update}
           />
         )}
@@ -542,6 +566,10 @@ export default function WizardPage() {
           <ControllerStep
             form={form}
             errors={errors}
+            discovery={discovery}
+            scanning={scan.running}
+            scanError={scan.error}
+            onScan={discover}
             update={update}
             checkFields={() => {
               const found = validateController(form.controller);

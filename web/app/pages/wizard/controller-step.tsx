@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from '../../components/error-notice';
 import { api } from '../../lib/api';
 import { controllerKindInfo } from './catalog';
@@ -6,11 +6,18 @@ import { KindFields, SelectField, TextField } from './fields';
 import {
   changeControllerKind,
   controllerEntry,
+  controllerFromDiscovered,
   controllerKindOptions,
   describeControllerTest,
+  discoveredAddress,
+  discoveredFilledNote,
+  discoveredInUse,
+  discoveredKind,
   mergeScannedZones,
   secretStored,
   type ControllerTest,
+  type DiscoveredController,
+  type Discovery,
   type FieldErrors,
   type ScannedZone,
   type WizardForm,
@@ -19,6 +26,11 @@ import {
 export function ControllerStep(props: {
   form: WizardForm;
   errors: FieldErrors;
+  /** The last LAN sweep's answer (null: none yet); its controllers are offered as "Use <name>". */
+  discovery: Discovery | null;
+  scanning: boolean;
+  scanError: unknown;
+  onScan: () => void;
   update: (change: (form: WizardForm) => WizardForm) => void;
   /** Checks the controller's fields before a probe; false when something is missing. */
   checkFields: () => boolean;
@@ -32,6 +44,7 @@ export function ControllerStep(props: {
   const [scanning, setScanning] = useState(false);
   const [scanNote, setScanNote] = useState<string | null>(null);
   const [scanError, setScanError] = useState<unknown>(null);
+  const [filled, setFilled] = useState<string | null>(null);
   const sameKind = controller.original !== null && controller.original.kind === controller.kind;
   const storedConfig = sameKind
     ? ((controller.original?.config ?? null) as Record<string, never> | null)
@@ -42,7 +55,19 @@ export function ControllerStep(props: {
     setTestError(null);
     setScanNote(null);
     setScanError(null);
+    setFilled(null);
   };
+
+  useEffect(() => {
+    if (!props.discovery && !props.scanning) props.onScan();
+  }, []);
+
+  const pick = (found: DiscoveredController) => {
+    reset();
+    props.update((f) => ({ ...f, controller: controllerFromDiscovered(f.controller, found) }));
+    setFilled(discoveredFilledNote(found));
+  };
+  const found = props.discovery?.controllers ?? [];
 
   const test = () => {
     reset();
@@ -84,6 +109,50 @@ export function ControllerStep(props: {
       <p class="muted">
         What opens the valves. Start with a dry run if you want to watch Raincheck's decisions first.
       </p>
+      <section class="wz-panel" aria-labelledby="wz-controllers-found-title">
+        <div class="spread">
+          <h3 id="wz-controllers-found-title">Found on your network</h3>
+          <button type="button" onClick={props.onScan} disabled={props.scanning}>
+            {props.scanning ? 'Scanning…' : 'Scan again'}
+          </button>
+        </div>
+        <div role="status" aria-live="polite">
+          {props.scanning && <p class="muted">Looking for controllers on your network (about 3 seconds)…</p>}
+          {!props.scanning && props.discovery && found.length === 0 && (
+            <p class="muted">
+              {props.discovery.controllers_note
+                ? `No controller found: ${props.discovery.controllers_note}.`
+                : 'No controller answered. ESPHome boards and OpenSprinkler units (by their name) are looked for.'}{' '}
+              Choose the kind below and enter its address.
+            </p>
+          )}
+          {!props.scanning && found.length > 0 && (
+            <p class="muted">
+              {found.length === 1 ? 'One controller answered' : `${found.length} controllers answered`}: use
+              one to fill in the fields below.
+            </p>
+          )}
+        </div>
+        {!props.scanning && found.length > 0 && (
+          <ul class="wz-picks">
+            {found.map((c, i) => {
+              const inUse = discoveredInUse(controller, c);
+              return (
+                <li key={`${c.kind}:${c.host}:${c.name}`}>
+                  <button type="button" onClick={() => pick(c)} aria-describedby={`wz-pick-${i}`}>
+                    Use {c.name}
+                  </button>
+                  <span id={`wz-pick-${i}`} class="wz-pick-what">
+                    {discoveredKind(c).label} at <code>{discoveredAddress(c)}</code>
+                    {inUse && <span class="badge ok">In use</span>}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {props.scanError ? <ErrorNotice error={props.scanError} title="The network scan failed" /> : null}
+      </section>
       <SelectField
         id="controller.kind"
         label="Controller kind"
@@ -141,6 +210,7 @@ export function ControllerStep(props: {
         </p>
       )}
       <div role="status" aria-live="polite" class="wz-status">
+        {filled && <p class="notice">{filled}</p>}
         {result && (
           <p class={`notice ${result.ok ? 'notice-ok' : 'notice-warn'}`}>
             <strong>{result.ok ? 'Test passed: ' : 'Test finished: '}</strong>

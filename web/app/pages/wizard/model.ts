@@ -736,7 +736,12 @@ export function controllerKindOptions(current: string): ControllerKindInfo[] {
   return list;
 }
 
-/** GET /wizard/discover (the same LAN sweep as /devices/discover). */
+/**
+ * GET /wizard/discover: the gateway sweep of /devices/discover (Tempest hubs
+ * on UDP 50222) plus an mDNS sweep for controllers over the same window
+ * (docs/wizard.md#discovery; the controller part may be absent from an older
+ * service).
+ */
 export interface Discovery {
   listened_ms: number;
   gateways: {
@@ -747,6 +752,23 @@ export interface Discovery {
     suggested_source?: { kind: string; priority?: number; config?: Record<string, unknown> };
   }[];
   error: string | null;
+  controllers?: DiscoveredController[];
+  /** Why the controller sweep could not run (then `controllers` is empty), else null. */
+  controllers_note?: string | null;
+}
+
+/** A controller that answered the mDNS sweep (server/src/wizard/mdns-records.ts). */
+export interface DiscoveredController {
+  /** What it is (`esphome`, `opensprinkler`); not a controller kind: see suggested_controller. */
+  kind: string;
+  name: string;
+  /** Its IPv4 address (else a .local name). */
+  host: string;
+  /** The advertised port (ESPHome: its native API, not the web_server the kind uses). */
+  port: number;
+  source: string;
+  /** The controller entry the service suggests: a controller kind and part of its config block. */
+  suggested_controller: { kind: string; config: Record<string, unknown> };
 }
 
 /**
@@ -769,4 +791,91 @@ export function preselectDiscovered(sources: readonly SourceChoice[], found: Dis
       );
   }
   return next;
+}
+
+// ---------------------------------------------------------------------------
+// Discovered controllers -> the controller form
+// ---------------------------------------------------------------------------
+
+/** `host:port` as advertised (an IPv6 address in brackets). */
+export function discoveredAddress(found: DiscoveredController): string {
+  const host = found.host.includes(':') ? `[${found.host}]` : found.host;
+  return `${host}:${found.port}`;
+}
+
+/** The controller kind a discovered device would be driven as (the service's suggestion). */
+export function discoveredKind(found: DiscoveredController): ControllerKindInfo {
+  return controllerKindInfo(found.suggested_controller.kind);
+}
+
+/**
+ * The field values a discovered controller fills in: the suggested config's
+ * values for the kind's fields, never a secret (nothing discovered carries
+ * one, and a password is the user's to type). Keys the form has no field
+ * for are not taken.
+ */
+export function discoveredValues(found: DiscoveredController): Values {
+  const info = discoveredKind(found);
+  const suggested: unknown = found.suggested_controller.config;
+  const config: JsonObject = isObject(suggested) ? suggested : {};
+  const values: Values = {};
+  for (const field of info.fields) {
+    if (field.secret) continue;
+    const raw = getPath(config, field.key);
+    if (raw === undefined || raw === null) continue;
+    values[field.key] = field.type === 'checkbox' ? (raw === true ? 'true' : 'false') : text(raw);
+  }
+  return values;
+}
+
+/** True when the controller form already holds what this discovered device suggests. */
+export function discoveredInUse(controller: ControllerForm, found: DiscoveredController): boolean {
+  if (controller.kind !== found.suggested_controller.kind) return false;
+  return Object.entries(discoveredValues(found)).every(
+    ([key, value]) => (controller.values[key] ?? '').trim() === value,
+  );
+}
+
+/**
+ * The controller form after "Use <name>": the suggested kind (a stored
+ * entry keeps its id as on a kind change) with the discovered fields filled
+ * in; other typed values of the same kind stay. Picking a device other than
+ * the stored one forgets the stored secrets: they belong to the old device
+ * (the service refuses a redacted secret beside a changed address), so the
+ * user types the new device's password.
+ */
+export function controllerFromDiscovered(
+  current: ControllerForm,
+  found: DiscoveredController,
+): ControllerForm {
+  const kind = found.suggested_controller.kind;
+  const base = changeControllerKind(current, kind);
+  if (discoveredInUse(base, found)) return base;
+  const next: ControllerForm = { ...base, values: { ...base.values, ...discoveredValues(found) } };
+  const original = base.original;
+  if (original && original.kind === kind) {
+    const config = clone(objectAt(original.config));
+    for (const field of discoveredKind(found).fields) if (field.secret) setPath(config, field.key, undefined);
+    next.original = { ...original, config };
+  }
+  return next;
+}
+
+function lowerFirst(label: string): string {
+  return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
+}
+
+/** What was filled in and what is left for the user (announced after "Use <name>"). */
+export function discoveredFilledNote(found: DiscoveredController): string {
+  const info = discoveredKind(found);
+  const secrets = info.fields.filter((f) => f.secret);
+  const required = secrets.filter((f) => f.required).map((f) => lowerFirst(f.label));
+  const optional = secrets.filter((f) => !f.required).map((f) => lowerFirst(f.label));
+  const left =
+    required.length > 0
+      ? `Type the ${required.join(' and ')} yourself (it is never discovered), then press Test controller.`
+      : optional.length > 0
+        ? `Fill in the ${optional.join(' and ')} only if the device needs one, then press Test controller.`
+        : 'Press Test controller to check it.';
+  return `Filled in from ${found.name} (${info.label} at ${found.host}). ${left}`;
 }

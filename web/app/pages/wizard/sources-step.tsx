@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { ErrorNotice } from '../../components/error-notice';
-import { api } from '../../lib/api';
 import type { SourceKindInfo } from './catalog';
-import type { Discovery } from './model';
 import { CheckboxField, KindFields } from './fields';
 import {
-  preselectDiscovered,
+  discoveredAddress,
+  discoveredKind,
   secretStored,
+  type Discovery,
   type FieldErrors,
   type SourceChoice,
   type WizardForm,
@@ -17,32 +17,21 @@ export function SourcesStep(props: {
   kinds: SourceKindInfo[];
   catalogError: unknown;
   errors: FieldErrors;
+  /** The last LAN sweep's answer (null: none yet). */
   discovery: Discovery | null;
-  onDiscovery: (d: Discovery) => void;
+  scanning: boolean;
+  scanError: unknown;
+  /** Starts a sweep (wizard.tsx: it also pre-selects the hubs heard). */
+  onScan: () => void;
   update: (change: (form: WizardForm) => WizardForm) => void;
 }) {
-  const { form, kinds } = props;
-  const [scanning, setScanning] = useState(false);
-  const [scanError, setScanError] = useState<unknown>(null);
+  const { form, kinds, scanning } = props;
 
   const update = (id: string, change: (c: SourceChoice) => SourceChoice) =>
     props.update((f) => ({ ...f, sources: f.sources.map((c) => (c.id === id ? change(c) : c)) }));
 
-  const scan = () => {
-    setScanning(true);
-    setScanError(null);
-    api<Discovery>('wizard/discover')
-      .then((found) => {
-        props.onDiscovery(found);
-        // Pre-select what was heard: a Tempest hub becomes a tempest_udp source with its serial.
-        props.update((f) => ({ ...f, sources: preselectDiscovered(f.sources, found) }));
-      })
-      .catch(setScanError)
-      .finally(() => setScanning(false));
-  };
-
   useEffect(() => {
-    if (!props.discovery) scan();
+    if (!props.discovery && !props.scanning) props.onScan();
   }, []);
 
   const cloud = kinds.filter((k) => k.forecast);
@@ -75,6 +64,8 @@ export function SourcesStep(props: {
   );
 
   const discovery = props.discovery;
+  const controllers = discovery?.controllers ?? [];
+  const nothingHeard = discovery !== null && discovery.gateways.length === 0 && controllers.length === 0;
   return (
     <div>
       <p class="muted">
@@ -85,35 +76,70 @@ export function SourcesStep(props: {
       <section class="wz-panel" aria-labelledby="wz-discover-title">
         <div class="spread">
           <h3 id="wz-discover-title">On your network</h3>
-          <button type="button" onClick={scan} disabled={scanning}>
+          <button type="button" onClick={props.onScan} disabled={scanning}>
             {scanning ? 'Scanning…' : 'Scan again'}
           </button>
         </div>
         <div role="status" aria-live="polite">
-          {scanning && <p class="muted">Scanning… listening for weather hubs for about 3 seconds.</p>}
-          {!scanning && discovery && discovery.error && (
-            <p class="muted">The network could not be scanned: {discovery.error}.</p>
-          )}
-          {!scanning && discovery && !discovery.error && discovery.gateways.length === 0 && (
+          {scanning && (
             <p class="muted">
-              Nothing was found. Only Tempest hubs announce themselves (on UDP port 50222); Ecowitt gateways
-              and sprinkler controllers do not, so tick them below and enter their address. Running in Docker?
-              The container needs host networking to hear broadcasts.
+              Scanning… listening for weather hubs and sprinkler controllers for about 3 seconds.
             </p>
           )}
-          {!scanning && discovery && discovery.gateways.length > 0 && (
-            <ul class="wz-found">
-              {discovery.gateways.map((g) => (
-                <li key={g.serial}>
-                  <strong>{g.kind === 'tempest_hub' ? 'Tempest hub' : g.kind}</strong> {g.serial} at{' '}
-                  <code>{g.host}</code>
-                  {g.stations.length > 0 && <> · stations {g.stations.join(', ')}</>} (selected below)
-                </li>
-              ))}
-            </ul>
+          {!scanning && discovery && (
+            <div class="wz-found-groups">
+              <div>
+                <h4>Weather hubs</h4>
+                {discovery.error ? (
+                  <p class="muted">The network could not be scanned for hubs: {discovery.error}.</p>
+                ) : discovery.gateways.length === 0 ? (
+                  <p class="muted">
+                    None heard. Only Tempest hubs announce themselves (on UDP port 50222); Ecowitt gateways do
+                    not, so tick them below and enter their address.
+                  </p>
+                ) : (
+                  <ul class="wz-found">
+                    {discovery.gateways.map((g) => (
+                      <li key={g.serial}>
+                        <strong>{g.kind === 'tempest_hub' ? 'Tempest hub' : g.kind}</strong> {g.serial} at{' '}
+                        <code>{g.host}</code>
+                        {g.stations.length > 0 && <> · stations {g.stations.join(', ')}</>} (selected below)
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+              <div>
+                <h4>Sprinkler controllers</h4>
+                {controllers.length === 0 ? (
+                  <p class="muted">
+                    {discovery.controllers_note
+                      ? `None found: ${discovery.controllers_note}.`
+                      : 'None found. ESPHome boards and OpenSprinkler units (by their name) are looked for; enter yours by hand on the Controller step.'}
+                  </p>
+                ) : (
+                  <>
+                    <ul class="wz-found">
+                      {controllers.map((c) => (
+                        <li key={`${c.kind}:${c.host}:${c.name}`}>
+                          <strong>{c.name}</strong> · {discoveredKind(c).label} at{' '}
+                          <code>{discoveredAddress(c)}</code>
+                        </li>
+                      ))}
+                    </ul>
+                    <p class="help">Pick one on the Controller step.</p>
+                  </>
+                )}
+              </div>
+            </div>
+          )}
+          {!scanning && discovery && nothingHeard && !discovery.error && (
+            <p class="help">
+              Running in Docker? The container needs host networking to hear the devices on your network.
+            </p>
           )}
         </div>
-        {scanError && <ErrorNotice error={scanError} title="The network scan failed" />}
+        {props.scanError ? <ErrorNotice error={props.scanError} title="The network scan failed" /> : null}
       </section>
 
       {props.catalogError ? (
