@@ -37,3 +37,25 @@ export function mapStrings(
 export function deepClone<T extends JsonValue>(value: T): T {
   return structuredClone(value);
 }
+
+/**
+ * A deep copy of arrays and plain objects (other values shared), every object
+ * with the ordinary prototype: the TOML parser makes null-prototype objects,
+ * and comparing or handing out values should not depend on that.
+ */
+export function copyPlain<T>(value: T): T {
+  if (Array.isArray(value)) {
+    const items: unknown[] = []; // not value.map: that builds the array of the value's own realm
+    for (const item of value as unknown[]) items.push(copyPlain(item));
+    return items as T;
+  }
+  if (value !== null && typeof value === 'object') {
+    // Plain: no prototype, or an Object.prototype (of any realm: structuredClone in a vm context).
+    const proto = Object.getPrototypeOf(value) as object | null;
+    if (proto !== null && Object.getPrototypeOf(proto) !== null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) out[key] = copyPlain(child);
+    return out as T;
+  }
+  return value;
+}

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { KindConfigs } from './config-types';
 import { interpolateDocument } from './interpolate';
 import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './json-walk';
 import { controllerKind, sourceKind } from './kinds';
@@ -28,6 +29,8 @@ export interface ValidationResult {
   report: ValidationReport;
   /** The interpolated, defaults-filled config; null when there are errors. */
   config: RaincheckConfig | null;
+  /** Each entry's `config` block as its kind's schema parsed it; null when there are errors. */
+  kindConfigs: KindConfigs | null;
 }
 
 /** Range errors the contract names with their own codes (spec 7, 2.5 changelog). */
@@ -47,9 +50,11 @@ export function emptyReport(note?: string): ValidationReport {
 export function validateDocument(doc: unknown, env: NodeJS.ProcessEnv): ValidationResult {
   const errors: ValidationEntry[] = [];
   const warnings: ValidationEntry[] = [];
+  const kindConfigs: KindConfigs = { sources: {}, controllers: {} };
   const finish = (config: RaincheckConfig | null): ValidationResult => ({
     report: { ok: errors.length === 0, errors, warnings },
     config: errors.length === 0 ? config : null,
+    kindConfigs: errors.length === 0 && config ? kindConfigs : null,
   });
 
   if (!isPlainObject(doc)) {
@@ -77,7 +82,7 @@ export function validateDocument(doc: unknown, env: NodeJS.ProcessEnv): Validati
     return finish(null);
   }
   const config = parsed.data;
-  checkKindConfigs(config, errors, warnings);
+  checkKindConfigs(config, errors, warnings, kindConfigs);
   checkReferences(config, errors, warnings);
   checkZoneBindings(config, warnings);
   return finish(config);
@@ -149,10 +154,12 @@ function issueToEntry(issue: z.core.$ZodIssue): ValidationEntry {
   return { code: named ? named[1] : issue.code, path, message: issue.message };
 }
 
+/** Validates each entry's block with its kind's schema and keeps what the schema made of it in `parsed`. */
 function checkKindConfigs(
   config: RaincheckConfig,
   errors: ValidationEntry[],
   warnings: ValidationEntry[],
+  parsed: KindConfigs,
 ): void {
   config.sources.forEach((source, i) => {
     const kind = sourceKind(source.kind);
@@ -165,7 +172,8 @@ function checkKindConfigs(
       });
       return;
     }
-    pushKindIssues(kind.configSchema, source.config, base, errors);
+    const data = parseKindBlock(kind.configSchema, source.config, base, errors);
+    if (data !== undefined) parsed.sources[source.id] = data;
     for (const adj of kind.adjustments?.(source.config) ?? []) {
       warnings.push({ code: adj.code, path: formatPath([...base, ...adj.path]), message: adj.message });
     }
@@ -180,21 +188,24 @@ function checkKindConfigs(
       });
       return;
     }
-    pushKindIssues(kind.configSchema, controller.config, ['controllers', i, 'config'], errors);
+    const data = parseKindBlock(kind.configSchema, controller.config, ['controllers', i, 'config'], errors);
+    if (data !== undefined) parsed.controllers[controller.id] = data;
   });
 }
 
-function pushKindIssues(
+/** The schema's output for the block, or undefined after pushing its issues as errors. */
+function parseKindBlock(
   schema: z.ZodType,
   block: Record<string, unknown>,
   base: (string | number)[],
   errors: ValidationEntry[],
-): void {
+): unknown {
   const result = schema.safeParse(block);
-  if (result.success) return;
+  if (result.success) return result.data;
   for (const issue of result.error.issues) {
     errors.push({ code: issue.code, path: formatPath([...base, ...issue.path]), message: issue.message });
   }
+  return undefined;
 }
 
 function checkReferences(

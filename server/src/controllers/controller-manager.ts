@@ -1,4 +1,6 @@
 import type { AppliedConfig } from '../config/config-types';
+import { copyPlain } from '../config/json-walk';
+import { controllerKind } from '../config/kinds';
 import type { ControllerEntry, RaincheckConfig } from '../config/schema';
 import type { EventBus } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
@@ -286,9 +288,12 @@ export class ControllerManager implements Module, ValveDriver {
     }
     const realKind = this.deps.kinds.get(controller.kind) ?? kind;
     const stations = bindings(realKind, controller, config, simulated);
+    const validated = simulated ? undefined : validatedBlock(this.deps.config(), controller, kind);
     const parsed = simulated
       ? { success: true as const, data: simulatedConfig() }
-      : kind.configSchema.safeParse(controller.config);
+      : validated !== undefined
+        ? { success: true as const, data: copyPlain(validated) }
+        : kind.configSchema.safeParse(controller.config);
     if (!parsed.success) {
       this.log.error({ controller: controller.id }, 'controller config does not parse; it stays off');
       return null;
@@ -434,4 +439,19 @@ function bindings(
     if (station) out.push({ zone: slug, station });
   }
   return out;
+}
+
+/**
+ * The controller's block as validation parsed it (AppliedConfig.kindConfigs), when that
+ * parse used this kind's own schema and the entry is the applied config's own; undefined
+ * otherwise (then the block is parsed here). Saves loading zod at boot.
+ */
+function validatedBlock(
+  applied: AppliedConfig | null,
+  controller: ControllerEntry,
+  kind: AnyControllerKind,
+): unknown {
+  if (!applied?.kindConfigs || !applied.config.controllers.includes(controller)) return undefined;
+  if (controllerKind(controller.kind)?.configSchema !== kind.configSchema) return undefined;
+  return applied.kindConfigs.controllers[controller.id];
 }

@@ -85,6 +85,12 @@ export interface SourceContext {
   id: string;
   /** The entry's per-kind `config` block, interpolated and validated. */
   config: Record<string, unknown>;
+  /**
+   * What this kind's own schema made of `config` when the config was validated
+   * (AppliedConfig.kindConfigs); absent otherwise. Read through
+   * `parseSourceConfig` / `safeParseSourceConfig`, which parse only without it.
+   */
+  parsedConfig?: unknown;
   clock: Clock;
   logger: Logger;
   location: SourceLocation;
@@ -135,4 +141,23 @@ export interface SourceKindDefinition {
   /** A cloud weather provider (listed in /config/source_catalog), with its honesty rank (higher first). */
   cloud?: { honestyRank: number; needsApiKey: boolean };
   create(ctx: SourceContext): WeatherSource;
+}
+
+/**
+ * The entry's `config` block as `schema` parses it: the validator's output when
+ * the context carries it (the same schema parsed the same block, so zod need
+ * not load), else a parse now (throws like `schema.parse`).
+ */
+export function parseSourceConfig<S extends z.ZodType>(schema: S, ctx: SourceContext): z.output<S> {
+  return ctx.parsedConfig !== undefined ? (ctx.parsedConfig as z.output<S>) : schema.parse(ctx.config);
+}
+
+/** `parseSourceConfig` for callers that report a block that does not parse instead of throwing. */
+export function safeParseSourceConfig<S extends z.ZodType>(
+  schema: S,
+  ctx: SourceContext,
+): z.ZodSafeParseResult<z.output<S>> {
+  return ctx.parsedConfig !== undefined
+    ? { success: true, data: ctx.parsedConfig as z.output<S> }
+    : schema.safeParse(ctx.config);
 }

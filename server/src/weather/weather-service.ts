@@ -1,4 +1,6 @@
 import type { AppliedConfig } from '../config/config-types';
+import { copyPlain } from '../config/json-walk';
+import { sourceKind } from '../config/kinds';
 import type { SourceEntry } from '../config/schema';
 import type { EventBus } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
@@ -262,7 +264,7 @@ export class WeatherService implements Module {
     }
     for (const entry of wanted) {
       if (this.runtimes.has(entry.id)) continue;
-      const runtime = this.createRuntime(entry, location as SourceLocation);
+      const runtime = this.createRuntime(entry, location as SourceLocation, applied as AppliedConfig);
       this.runtimes.set(entry.id, runtime);
       await this.startRuntime(runtime);
     }
@@ -276,7 +278,7 @@ export class WeatherService implements Module {
     return entries;
   }
 
-  private createRuntime(entry: SourceEntry, location: SourceLocation): SourceRuntime {
+  private createRuntime(entry: SourceEntry, location: SourceLocation, applied: AppliedConfig): SourceRuntime {
     const definition = this.deps.kinds.get(entry.kind) ?? null;
     const runtime: SourceRuntime = {
       entry,
@@ -297,7 +299,8 @@ export class WeatherService implements Module {
     };
     if (!entry.enabled || !definition) return runtime;
     try {
-      runtime.source = this.instantiate(definition, entry, runtime, location);
+      const parsed = validatedBlock(applied, entry, definition);
+      runtime.source = this.instantiate(definition, entry, runtime, location, parsed);
     } catch (err) {
       runtime.note = `could not be built: ${(err as Error).message}`;
       this.log.error({ source: entry.id, err }, 'source could not be built');
@@ -310,10 +313,13 @@ export class WeatherService implements Module {
     entry: SourceEntry,
     runtime: SourceRuntime,
     location: SourceLocation,
+    parsedConfig: unknown,
   ): WeatherSource {
     return definition.create({
       id: entry.id,
       config: entry.config,
+      // A copy, as a parse would give: the source owns what it receives.
+      ...(parsedConfig === undefined ? {} : { parsedConfig: copyPlain(parsedConfig) }),
       clock: this.deps.clock,
       logger: this.log.child({ source: entry.id, kind: entry.kind }),
       location,
@@ -555,6 +561,21 @@ export class WeatherService implements Module {
 }
 
 export { MERGED_SOURCE_ID };
+
+/**
+ * The entry's block as validation parsed it, when that parse used this kind's own
+ * schema (the validator's registry holds the definition's schema) and the entry is
+ * the config's own (not the demo source added beside it); undefined otherwise.
+ */
+function validatedBlock(
+  applied: AppliedConfig,
+  entry: SourceEntry,
+  definition: SourceKindDefinition,
+): unknown {
+  if (!applied.kindConfigs || !applied.config.sources.includes(entry)) return undefined;
+  if (sourceKind(entry.kind)?.configSchema !== definition.configSchema) return undefined;
+  return applied.kindConfigs.sources[entry.id];
+}
 
 function locationOf(applied: AppliedConfig): SourceLocation {
   const { location, timezone } = applied.config.deployment;

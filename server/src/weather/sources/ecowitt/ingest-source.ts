@@ -9,6 +9,7 @@ import {
   type SourceContext,
   type SourceKindDefinition,
 } from '../../source';
+import { parseSourceConfig } from '../../source';
 import { RAIN_GAUGES, type RainGauge } from './batch';
 import { DailyRainGuard } from './daily-rain';
 import { LightningState } from './lightning';
@@ -140,7 +141,7 @@ export const ecowittIngestKind: SourceKindDefinition = {
   provides: ECOWITT_PROVIDES,
   configSchema: ecowittIngestConfigSchema,
   create(ctx: SourceContext): EcowittIngestSource {
-    const config = ecowittIngestConfigSchema.parse(ctx.config);
+    const config = parseSourceConfig(ecowittIngestConfigSchema, ctx);
     return new EcowittIngestSource(ctx, { passkey: config.passkey, rainGauge: config.rain_gauge });
   },
 };

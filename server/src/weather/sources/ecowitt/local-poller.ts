@@ -5,6 +5,7 @@ import { epochSeconds } from '../../../core/clock';
 import type { Logger } from '../../../core/logger';
 import type { WeatherField } from '../../fields';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
+import { parseSourceConfig } from '../../source';
 import { RAIN_GAUGES, type RainGauge } from './batch';
 import { DailyRainGuard } from './daily-rain';
 import { LightningState } from './lightning';
@@ -273,7 +274,7 @@ export const ecowittLocalKind: SourceKindDefinition = {
   provides: PROVIDES,
   configSchema: ecowittLocalConfigSchema,
   create(ctx: SourceContext): EcowittLocalSource {
-    const config = ecowittLocalConfigSchema.parse(ctx.config);
+    const config = parseSourceConfig(ecowittLocalConfigSchema, ctx);
     return new EcowittLocalSource(ctx, localOptionsFromConfig(config));
   },
 };

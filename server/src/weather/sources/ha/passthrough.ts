@@ -3,6 +3,7 @@ import { lazySchema } from '../../../core/zod-lazy';
 import type { HaLink, HaState } from '../../../ha/ha-link';
 import { fieldSpec, isWeatherField, WEATHER_FIELDS, type WeatherField } from '../../fields';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
+import { safeParseSourceConfig } from '../../source';
 import { parseHaNumber, toSnapshotUnits } from './units';
 
 /**
@@ -92,7 +93,7 @@ class HaPassthroughSource implements WeatherSource {
     private readonly getLink: () => HaLink | null,
   ) {
     this.id = ctx.id;
-    const parsed = haPassthroughConfigSchema.safeParse(ctx.config);
+    const parsed = safeParseSourceConfig(haPassthroughConfigSchema, ctx);
     this.config = parsed.success ? parsed.data : null;
     this.configError = parsed.success
       ? null

@@ -4,6 +4,7 @@ import { epochSeconds } from '../../../core/clock';
 import { REPOSITORY, SERVICE_VERSION } from '../../../core/version';
 import { convert, type WeatherField } from '../../fields';
 import type { DeviceRecord, SourceBatch, SourceContext, SourceKindDefinition } from '../../source';
+import { parseSourceConfig } from '../../source';
 import {
   baseUrlSchema,
   createChecked,
@@ -305,7 +306,7 @@ function firstStation(list: Record<string, unknown>): { id: string; name: string
 
 /** Builds the source from a config that must parse (throws otherwise); the kind's create() reports instead. */
 export function createNwsSource(ctx: SourceContext): NwsObservationSource {
-  return new NwsObservationSource(ctx, nwsConfigSchema.parse(ctx.config));
+  return new NwsObservationSource(ctx, parseSourceConfig(nwsConfigSchema, ctx));
 }
 
 export const NWS_FIELDS: readonly WeatherField[] = [

@@ -3,6 +3,7 @@ import type { ZodNamespace } from '../../../core/zod-lazy';
 import type { Logger } from '../../../core/logger';
 import type { WeatherField } from '../../fields';
 import type { Reading, SourceBatch, SourceContext, WeatherSource } from '../../source';
+import { safeParseSourceConfig } from '../../source';
 
 /**
  * The polling machinery the cloud current-conditions kinds share (Open-Meteo,
@@ -262,7 +263,7 @@ export function createChecked<S extends z.ZodType, T extends WeatherSource>(
   ctx: SourceContext,
   build: (config: z.infer<S>) => T,
 ): T | WeatherSource {
-  const parsed = schema.safeParse(ctx.config);
+  const parsed = safeParseSourceConfig(schema, ctx);
   if (parsed.success) return build(parsed.data);
   // Paths and messages only: zod issues can carry the offending input (an API key).
   const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ');

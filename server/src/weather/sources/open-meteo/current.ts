@@ -4,6 +4,7 @@ import { PAST_DAYS_DEFAULT } from '../../../config/builtin-kinds';
 import { epochSeconds } from '../../../core/clock';
 import { convert, type WeatherField } from '../../fields';
 import type { DeviceRecord, SourceBatch, SourceContext, SourceKindDefinition } from '../../source';
+import { parseSourceConfig } from '../../source';
 import {
   baseUrlSchema,
   coordinate,
@@ -234,7 +235,7 @@ function positive(value: number | undefined): number | undefined {
 
 /** Builds the source from a config that must parse (throws otherwise); the kind's create() reports instead. */
 export function createOpenMeteoSource(ctx: SourceContext): OpenMeteoCurrentSource {
-  return new OpenMeteoCurrentSource(ctx, openMeteoConfigSchema.parse(ctx.config));
+  return new OpenMeteoCurrentSource(ctx, parseSourceConfig(openMeteoConfigSchema, ctx));
 }
 
 export const OPEN_METEO_FIELDS: readonly WeatherField[] = [

@@ -3,6 +3,7 @@ import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import { convert, type WeatherField } from '../../fields';
 import type { DeviceRecord, SourceBatch, SourceContext, SourceKindDefinition } from '../../source';
+import { parseSourceConfig } from '../../source';
 import {
   baseUrlSchema,
   coordinate,
@@ -153,7 +154,7 @@ function hourContaining(hourly: unknown, dt: number): number | undefined {
 
 /** Builds the source from a config that must parse (throws otherwise); the kind's create() reports instead. */
 export function createOpenWeatherSource(ctx: SourceContext): OpenWeatherCurrentSource {
-  return new OpenWeatherCurrentSource(ctx, openWeatherConfigSchema.parse(ctx.config));
+  return new OpenWeatherCurrentSource(ctx, parseSourceConfig(openWeatherConfigSchema, ctx));
 }
 
 export const OPENWEATHER_FIELDS: readonly WeatherField[] = [

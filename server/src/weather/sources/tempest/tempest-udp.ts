@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { lazySchema } from '../../../core/zod-lazy';
 import type { Logger } from '../../../core/logger';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
+import { parseSourceConfig } from '../../source';
 import { parseTempestDatagram, TEMPEST_PROVIDES, tempestToBatch } from './tempest-messages';
 import { TempestTimeState } from './tempest-time-state';
 
@@ -94,7 +95,7 @@ export class TempestUdpSource implements WeatherSource {
     options: TempestUdpOptions = {},
   ) {
     this.id = ctx.id;
-    const config = tempestUdpConfigSchema.parse(ctx.config);
+    const config = parseSourceConfig(tempestUdpConfigSchema, ctx);
     this.bind = parseBindAddr(config.bind_addr)!;
     this.hubSerial = normalizeSerial(config.hub_serial);
     this.log = ctx.logger.child({ module: 'weather.tempest_udp', source: ctx.id });

@@ -2,6 +2,7 @@ import type WebSocket from 'ws';
 import { lazySchema } from '../../../core/zod-lazy';
 import type { Logger } from '../../../core/logger';
 import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
+import { parseSourceConfig } from '../../source';
 import { parseTempestMessage, TEMPEST_PROVIDES, tempestToBatch } from './tempest-messages';
 import { TempestTimeState } from './tempest-time-state';
 
@@ -104,7 +105,7 @@ export class TempestWsSource implements WeatherSource {
     options: TempestWsOptions = {},
   ) {
     this.id = ctx.id;
-    const config = tempestWsConfigSchema.parse(ctx.config);
+    const config = parseSourceConfig(tempestWsConfigSchema, ctx);
     this.token = config.token;
     this.deviceId = config.device_id;
     this.baseUrl = config.url ?? TEMPEST_WS_DEFAULT_URL;

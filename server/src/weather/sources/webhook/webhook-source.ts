@@ -19,6 +19,7 @@ import {
   type SourceContext,
   type SourceKindDefinition,
 } from '../../source';
+import { parseSourceConfig } from '../../source';
 import { DailyRainGuard } from '../ecowitt/daily-rain';
 import { secretEquals } from '../ecowitt/secret-compare';
 
@@ -293,6 +294,6 @@ export const httpWebhookKind: SourceKindDefinition = {
   provides: WEATHER_FIELDS,
   configSchema: httpWebhookConfigSchema,
   create(ctx: SourceContext): HttpWebhookSource {
-    return new HttpWebhookSource(ctx, httpWebhookConfigSchema.parse(ctx.config));
+    return new HttpWebhookSource(ctx, parseSourceConfig(httpWebhookConfigSchema, ctx));
   },
 };
