@@ -86,6 +86,8 @@ export interface ServiceOptions {
   discovery?: { listenMs: number; port: number; mdns?: import('./wizard/controller-sweep').MdnsFactory };
   /** The wait before an MQTT discovery republish (tests shorten the 0.5-3 s default). */
   mqttRepublishDelayMs?: () => number;
+  /** Keys the validated-config cache (ConfigServiceDeps.buildId); tests running from sources inject one. */
+  buildId?: string | null;
 }
 
 export interface Service {
@@ -124,7 +126,13 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
 
-  const config = new ConfigService({ env, bus, clock, logger });
+  const config = new ConfigService({
+    env,
+    bus,
+    clock,
+    logger,
+    ...(options.buildId === undefined ? {} : { buildId: options.buildId }),
+  });
   const reportConfigHealth = (): void => {
     const { status, report } = config.health;
     health.set('config', status, report.errors[0]?.message ?? report.note ?? null);

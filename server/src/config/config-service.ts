@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { dirname, join } from 'node:path';
 import type { EventBus } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
@@ -9,12 +10,13 @@ import {
   writeFileAtomic,
   type StepHook,
 } from '../core/atomic-write';
+import { buildId } from '../core/build-id';
 import { environmentBaseline } from './baseline';
-import type { AppliedConfig } from './config-types';
+import type { AppliedConfig, KindConfigs } from './config-types';
 import type { RaincheckConfig } from './schema';
 import { demoSeed } from './demo-config';
 import type { RuntimeEnv } from './env';
-import { isPlainObject, type JsonObject } from './json-walk';
+import { copyPlain, isPlainObject, type JsonObject } from './json-walk';
 import { migrateDocument } from './migrate';
 import { Mutex } from '../core/mutex';
 import { isPureReference } from './interpolate';
@@ -22,6 +24,7 @@ import { collectSecretValues, isSecretKey, redactSecrets, REDACTED, restoreSecre
 import { SnapshotStore, type SnapshotInfo } from './snapshots';
 import { ConfigParseError, parseToml, toToml, withoutNulls } from './toml';
 import { checkSchemaVersion, emptyReport, validateDocument, type ValidationReport } from './validate';
+import { VALIDATED_CACHE_FILE, ValidatedConfigCache } from './validated-cache';
 
 /**
  * Owns the config file: boot load and migration, validation, snapshots,
@@ -68,12 +71,15 @@ interface Valid {
   doc: JsonObject;
   config: RaincheckConfig;
   report: ValidationReport;
+  /** Absent when the config was applied without validating (the demo seed). */
+  kindConfigs?: KindConfigs;
 }
 
 interface Checked {
   doc: JsonObject | null;
   config: RaincheckConfig | null;
   report: ValidationReport;
+  kindConfigs?: KindConfigs;
 }
 
 export type ConfigStatus = 'ok' | 'absent' | 'invalid' | 'unsupported';
@@ -85,6 +91,12 @@ export interface ConfigServiceDeps {
   logger: Logger;
   /** Test hook into the atomic writer's steps. */
   beforeWriteStep?: StepHook;
+  /**
+   * Keys the validated-config cache (config/validated-cache.ts); null caches
+   * nothing. Default: the compiled build's id (core/build-id.ts), null when
+   * running from sources. Tests inject one.
+   */
+  buildId?: string | null;
 }
 
 export class ConfigService {
@@ -96,10 +108,19 @@ export class ConfigService {
   private readonly lock = new Mutex();
   private readonly snapshots: SnapshotStore;
   private readonly log: Logger;
+  private cacheStore: ValidatedConfigCache | null = null;
 
   constructor(private readonly deps: ConfigServiceDeps) {
     this.snapshots = new SnapshotStore(join(dirname(deps.env.configPath), 'config-snapshots'));
     this.log = deps.logger.child({ module: 'config' });
+  }
+
+  /** Built on first use: the build id is only computed when a config file is read or written. */
+  private get cache(): ValidatedConfigCache {
+    return (this.cacheStore ??= new ValidatedConfigCache(
+      join(dirname(this.deps.env.configPath), VALIDATED_CACHE_FILE),
+      this.deps.buildId === undefined ? buildId() : this.deps.buildId,
+    ));
   }
 
   get current(): AppliedConfig | null {
@@ -119,7 +140,9 @@ export class ConfigService {
   async load(): Promise<void> {
     mkdirSync(dirname(this.deps.env.configPath), { recursive: true });
     const stale =
-      removeStaleTempFiles(this.deps.env.configPath) + removeStaleTempFilesIn(this.snapshots.directory);
+      removeStaleTempFiles(this.deps.env.configPath) +
+      removeStaleTempFiles(join(dirname(this.deps.env.configPath), VALIDATED_CACHE_FILE)) +
+      removeStaleTempFilesIn(this.snapshots.directory);
     if (stale > 0) this.log.warn({ stale }, 'removed temp files of an interrupted config write');
 
     // The demo's own config is applied as validating it would (config/demo-config.ts), unvalidated:
@@ -132,7 +155,8 @@ export class ConfigService {
       } else this.log.info('no config file: serving the environment baseline until the wizard writes one');
       return;
     }
-    const text = readFileSync(this.deps.env.configPath, 'utf8');
+    const bytes = readFileSync(this.deps.env.configPath);
+    const text = bytes.toString('utf8');
     if (demo && text === toToml(demo.document)) {
       this.adopt({ doc: parseToml(text), config: demo.config, report: emptyReport() }, this.fileTimeEpoch());
       return;
@@ -151,8 +175,17 @@ export class ConfigService {
     }
     const migration = versionError ? null : migrateDocument(doc);
     const migrated = migration?.doc ?? doc;
+    const current = migration !== null && migration.from === migration.to;
+    // The file validated before, byte for byte, by this build: apply what that gave, without zod.
+    const cached = current ? this.cache.read(bytes, doc) : null;
+    if (cached) {
+      this.adopt({ doc, ...cached }, this.fileTimeEpoch());
+      this.log.debug('applied the cached validation of the unchanged config file');
+      return;
+    }
     const result = validateDocument(migrated, this.deps.env.vars);
     const config = result.config;
+    const kindConfigs = result.kindConfigs ?? undefined;
     if (!config) {
       this.refuseAtBoot('invalid', result.report, migrated);
       return;
@@ -160,7 +193,7 @@ export class ConfigService {
     if (migration && migration.from !== migration.to) {
       await this.lock.run(() =>
         this.commit(
-          { doc: migrated, config, report: result.report },
+          { doc: migrated, config, report: result.report, kindConfigs },
           `before migration from schema_version ${migration.from}`,
           text,
         ),
@@ -168,7 +201,9 @@ export class ConfigService {
       this.log.info({ from: migration.from, to: migration.to }, 'migrated the config file');
       return;
     }
-    this.adopt({ doc: migrated, config, report: result.report }, this.fileTimeEpoch());
+    const valid: Valid = { doc: migrated, config, report: result.report, kindConfigs };
+    this.adopt(valid, this.fileTimeEpoch());
+    this.remember(bytes, valid);
   }
 
   /** GET /config: the stored document with secrets redacted, or the baseline before any exists. */
@@ -227,14 +262,19 @@ export class ConfigService {
    * kept) when nothing had to change in it (no sentinel restored, no migration).
    */
   private saveLocked(candidate: unknown, options: SaveOptions, verbatim?: string): SaveResult {
-    const { doc, config, report } = this.check(candidate);
+    const { doc, config, report, kindConfigs } = this.check(candidate);
     refuseSecretMisuse(report);
     if (!doc || !config) {
       throw new ConfigRejected('config_invalid', 'the config did not validate', { validation: report });
     }
     this.refuseZoneKeyRename(doc, options.allowZoneKeyChange === true);
     const unchanged = verbatim !== undefined && JSON.stringify(doc) === JSON.stringify(candidate);
-    return this.commit({ doc, config, report }, options.note, undefined, unchanged ? verbatim : undefined);
+    return this.commit(
+      { doc, config, report, kindConfigs },
+      options.note,
+      undefined,
+      unchanged ? verbatim : undefined,
+    );
   }
 
   saveRaw(text: string, options: SaveOptions): Promise<SaveResult> {
@@ -270,7 +310,7 @@ export class ConfigService {
     const { value, unmatched, mismatched } = restoreSecrets(candidate, this.storedDocument);
     // Nulls are stored as absent: apply exactly what a reload of the file will see.
     const doc = withoutNulls(migrateDocument(value as JsonObject).doc) as JsonObject;
-    const { report, config } = validateDocument(doc, this.deps.env.vars);
+    const { report, config, kindConfigs } = validateDocument(doc, this.deps.env.vars);
     for (const sentinel of unmatched) {
       report.errors.push({
         code: 'unmatched_redacted_secret',
@@ -286,7 +326,9 @@ export class ConfigService {
       });
     }
     report.ok = report.errors.length === 0;
-    return { doc, config: report.ok ? config : null, report };
+    return report.ok && kindConfigs
+      ? { doc, config, report, kindConfigs }
+      : { doc, config: report.ok ? config : null, report };
   }
 
   private refuseZoneKeyRename(next: JsonObject, allowed: boolean): void {
@@ -323,8 +365,10 @@ export class ConfigService {
             },
             nowMs,
           );
-    writeFileAtomic(path, newText ?? toToml(doc), this.deps.beforeWriteStep);
+    const text = newText ?? toToml(doc);
+    writeFileAtomic(path, text, this.deps.beforeWriteStep);
     const applied = this.adopt(valid, epochSeconds(this.deps.clock));
+    this.remember(Buffer.from(text, 'utf8'), valid, text);
     this.log.info({ revision: applied.revision, note }, 'config saved');
     return {
       saved: {
@@ -337,13 +381,35 @@ export class ConfigService {
     };
   }
 
-  private adopt({ doc, config, report }: Valid, appliedAtEpoch: number): AppliedConfig {
+  /**
+   * Caches a validation of the file just read or written (`bytes`), so the next boot
+   * skips validating it. `text` (a write) is parsed back first: only a file that reads
+   * back as the validated document is cached. A failure costs the next boot a validation.
+   */
+  private remember(bytes: Buffer, valid: Valid, text?: string): void {
+    const { doc, config, report, kindConfigs } = valid;
+    try {
+      // copyPlain: the TOML parser makes null-prototype objects; only the values matter.
+      const readsBack =
+        text === undefined || isDeepStrictEqual(copyPlain(tryParseToml(text)), copyPlain(doc));
+      if (!kindConfigs || !readsBack) {
+        this.cache.remove();
+        return;
+      }
+      this.cache.write(bytes, doc, { config, kindConfigs, report });
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'could not cache the validated config');
+    }
+  }
+
+  private adopt({ doc, config, report, kindConfigs }: Valid, appliedAtEpoch: number): AppliedConfig {
     const previous = this.applied;
     const next: AppliedConfig = {
       config,
       document: doc,
       appliedAtEpoch,
       revision: (previous?.revision ?? 0) + 1,
+      ...(kindConfigs ? { kindConfigs } : {}),
     };
     this.applied = next;
     this.storedDocument = doc;
