@@ -146,6 +146,11 @@ export async function spawnServiceWithConfig(dataDir, configDoc, extraEnv = {}) 
   return startService(dataDir, extraEnv);
 }
 
+/** Starts the built service again on a data directory an earlier start left (DEMO unset): a restart. */
+export async function restartService(dataDir, extraEnv = {}) {
+  return startService(dataDir, extraEnv);
+}
+
 async function startService(dataDir, extraEnv) {
   if (!existsSync(SERVICE_ENTRY)) throw new Error(`${SERVICE_ENTRY} missing: run \`npm run build\` first`);
   const port = await freePort();
