@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { JsonObject } from '../../server/src/config/json-walk';
 import { toToml } from '../../server/src/config/toml';
 import { VALIDATED_CACHE_FILE } from '../../server/src/config/validated-cache';
 import type * as ServiceHelpers from '../helpers/service';
@@ -23,7 +24,7 @@ jest.mock('zod', () => {
 const { boot } = serviceTracker();
 
 /** The bench's installed config (bench/benchmarks/idle-rss.mjs), with a cloud source beside the station. */
-const INSTALLED = {
+const INSTALLED: JsonObject = {
   schema_version: 2,
   deployment: { location: { lat: 40.7, lon: -74.0 }, units: 'imperial' },
   sources: [
