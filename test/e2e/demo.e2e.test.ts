@@ -31,7 +31,8 @@ async function page(viewport = { width: 1280, height: 860 }): Promise<WatchedPag
 function ecowittUpload(tempF: number): string {
   const sample = fs
     .readFileSync(
-      path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ecowitt-upload-sample.txt'),
+      // The repository's copy of the shared fixture (CI clones the repository alone).
+      path.join(__dirname, '..', 'weather', 'ecowitt', 'fixtures', 'ecowitt-upload-sample.txt'),
       'utf8',
     )
     .split('\n')

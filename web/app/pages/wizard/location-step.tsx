@@ -13,8 +13,14 @@ interface Candidate {
   lon: string;
 }
 
-type Lookup =
-  { state: 'idle' } | { state: 'busy' } | { state: 'ok'; note: string } | { state: 'failed'; error: unknown };
+type Lookup = { state: 'idle' } | { state: 'busy'; previous: Settled | null } | Settled;
+type Settled = { state: 'ok'; note: string } | { state: 'failed'; error: unknown };
+
+/** A new lookup keeps the last answer on screen until it is replaced: no layout jump under the pointer. */
+const busyAfter = (prev: Lookup): Lookup => ({
+  state: 'busy',
+  previous: prev.state === 'busy' ? prev.previous : prev.state === 'idle' ? null : prev,
+});
 
 const ZONES: string[] = (() => {
   try {
@@ -60,7 +66,7 @@ export function LocationStep(props: {
   };
 
   const lookUpTimezone = (la: number, lo: number, query: string) => {
-    setTimezoneLookup({ state: 'busy' });
+    setTimezoneLookup(busyAfter);
     api<{ timezone: string | null }>(`location/timezone?${query}`)
       .then((r) => {
         if (looked.current !== `${la},${lo}`) return;
@@ -75,7 +81,7 @@ export function LocationStep(props: {
   };
 
   const lookUpElevation = (la: number, lo: number, query: string) => {
-    setElevationLookup({ state: 'busy' });
+    setElevationLookup(busyAfter);
     api<{ elevation_m: number | null }>(`location/elevation?${query}`)
       .then((r) => {
         if (looked.current !== `${la},${lo}`) return;
@@ -296,7 +302,14 @@ export function LocationStep(props: {
 
 function LookupNote(props: { lookup: Lookup; fallback: string; failed?: string }) {
   const { lookup } = props;
-  if (lookup.state === 'busy') return <span>Looking up…</span>;
+  if (lookup.state === 'busy') {
+    if (!lookup.previous) return <span>Looking up…</span>;
+    return (
+      <span aria-busy="true">
+        <LookupNote lookup={lookup.previous} fallback={props.fallback} failed={props.failed} />
+      </span>
+    );
+  }
   if (lookup.state === 'ok') return <span>{lookup.note}</span>;
   if (lookup.state === 'failed') {
     const failure = lookup.error instanceof ApiFailure ? lookup.error : null;
