@@ -27,6 +27,8 @@ import type { ZonePlan } from './water-plan';
  * - `station_last_seen_epoch` / `forecast_last_seen_epoch`: 0 when never seen (the schema wants an integer).
  * - Water plan day `start_epoch`/`finish_epoch`: the run window for that day's total
  *   planned seconds; null when nothing is planned that day or no window exists.
+ * - Water plan day `window_closed` (extra): true on day 0 once today's run window is
+ *   over; its zones keep today's decision, and unrun seconds say so in `reason`.
  * - `expected_rain_mm` of a plan day: forecast rain x probability x 0.7; of a budget
  *   row: the probability-weighted 7-day forward forecast (`rain_7day_weighted_in`) x 0.7.
  * - Overall verdict: `water` (some zone waters today), `paused`, `skip` (the skip
@@ -44,6 +46,8 @@ export interface AssembleArgs {
   seven: SevenDayVerdict[];
   slice: IrrigationForecast;
   provisionalWindow: { start_epoch: number; finish_epoch: number; kind: string } | null;
+  /** Today's run window is over: day 0's remaining water will not run today. */
+  todayWindowClosed: boolean;
 }
 
 const HOLD_CODES = new Set(['forecast_unavailable', 'depletion_unknown']);
@@ -108,6 +112,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       rain_probability_pct: probPct,
       evidence_complete:
         verdict !== undefined && !verdict.rain_evidence_incomplete && (et?.et0_mm ?? null) !== null,
+      window_closed: d === 0 && a.todayWindowClosed,
       zones: plans.map((p) => {
         const z = p.days[d];
         return { zone: p.zone.slug, name: p.zone.name, ...(z as NonNullable<typeof z>) };

@@ -100,8 +100,45 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   });
 
   // Pass 2: the real plan.
-  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts));
-  return assembleOutput({ ctx, plans, ledgers, skip, seven, slice, provisionalWindow: skipRunWindow });
+  const todayWindowClosed = hasTodayWindowClosed(ctx, provisionalSeconds, ledgers.values(), todayMin);
+  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, todayWindowClosed));
+  return assembleOutput({
+    ctx,
+    plans,
+    ledgers,
+    skip,
+    seven,
+    slice,
+    provisionalWindow: skipRunWindow,
+    todayWindowClosed,
+  });
+}
+
+/**
+ * Whether today's run window is over. The window is placed for the whole
+ * night's water: what is still planned (pass 1, before skip verdicts, so never
+ * less than the real plan) plus what already ran today, so a post-sunrise
+ * window does not appear to shrink shut while its session is still running.
+ * A pre-dawn window always ends at sunrise.
+ */
+function hasTodayWindowClosed(
+  ctx: EngineContext,
+  plannedSeconds: number,
+  ledgers: Iterable<ZoneLedger>,
+  todayMinTempF: number | null,
+): boolean {
+  let ranSeconds = 0;
+  for (const ledger of ledgers) ranSeconds += ledger.seconds_by_date.get(ctx.cal.today) ?? 0;
+  const win = runWindow({
+    lat: ctx.lat,
+    lon: ctx.lon,
+    timezone: ctx.timezone,
+    dateLocal: ctx.cal.today,
+    totalRunSeconds: plannedSeconds + ranSeconds,
+    minTempF: todayMinTempF,
+    minTempThresholdF: ctx.rules.min_temp_f,
+  });
+  return win.state === 'ok' && ctx.now >= win.window.finish;
 }
 
 export function buildContext(input: EngineInput): EngineContext {

@@ -49,6 +49,12 @@ import type { CompleteZone, ResolvedZone } from './zone-inputs';
  * Forced runs (`water` controls) are sized by the model: soil refills the
  * proven deficit (lower bound), weekly waters one session's depth; with
  * nothing proven missing the forced run plans 0 s and says so.
+ *
+ * Day 0 is today's decision all day long. Once today's run window has closed
+ * (`todayWindowClosed`), water still planned for today will not run today
+ * (water that did run is already in the ledger and lowered the deficit): the
+ * day says so, and the projection into tomorrow no longer counts it, so the
+ * deficit carries forward instead of being refilled on paper.
  */
 
 export type SkipLike = {
@@ -103,6 +109,10 @@ export interface ZonePlan {
   why: string;
 }
 
+/** Appended to day 0's reason when its planned water outlived today's run window. */
+export const WINDOW_CLOSED_NOTE =
+  "today's run window has closed without this water: it is not counted in the days ahead";
+
 const NONE_CONTROL: ControlResolution = {
   decision: 'engine',
   source: 'engine',
@@ -115,6 +125,7 @@ export function planZone(
   ctx: EngineContext,
   ledger: ZoneLedger,
   verdicts: readonly SkipLike[],
+  todayWindowClosed = false,
 ): ZonePlan {
   const controls = ctx.dates.map((date, d) => controlFor(zone.slug, date, d, ctx));
   const trailingDates = Array.from({ length: 7 }, (_, i) => ctx.cal.addDays(ctx.cal.today, -(7 - i)));
@@ -361,6 +372,8 @@ export function planZone(
     if (watering) {
       reason += `; ${seconds} s${capped ? ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed)` : ''}`;
     }
+    const unrunToday = d === 0 && todayWindowClosed && seconds > 0;
+    if (unrunToday) reason += `; ${WINDOW_CLOSED_NOTE}`;
     if (d === 0) {
       const soilSized = plannedSeconds(
         Math.max(0, range.lo - credit),
@@ -421,7 +434,7 @@ export function planZone(
         'projected',
         et,
         { rain_mm: rainMm, source: rainMm === null ? 'none' : 'forecast' },
-        netIrrigationMm(seconds, z.precip_rate_mm_hr, eff),
+        netIrrigationMm(unrunToday ? 0 : seconds, z.precip_rate_mm_hr, eff),
         ctx.lat,
       );
       state = s.state;
