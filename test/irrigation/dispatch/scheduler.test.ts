@@ -135,6 +135,14 @@ async function rig(
 const NOW_S = T0 / 1000;
 const OPEN_WINDOW = { start: NOW_S - 5, finish: NOW_S + 3600 };
 
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function allRows(store: Store) {
   return store.runs.listWindow(0, 4_102_444_800);
 }
@@ -179,6 +187,21 @@ describe('the run-window scheduler', () => {
     expect(a2?.start_epoch).toBeGreaterThanOrEqual(b?.start_epoch ?? Infinity);
     await r.stop();
   }, 15_000);
+
+  it('stops without waiting for an open valve; the run stays open for the next boot to reconcile', async () => {
+    const store = stores.store();
+    const r = await rig(store);
+    r.setSnapshot(snapshotOf([{ zone: 'a', planned_seconds: 3600 }], OPEN_WINDOW));
+    const session = r.scheduler.tick();
+    expect(session).not.toBeNull();
+    await until(() => r.dispatcher.activeRuns().has('a'));
+    const stopping = r.stop().then(() => 'stopped' as const);
+    const tooLong = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000).unref());
+    expect(await Promise.race([stopping, tooLong])).toBe('stopped');
+    await session;
+    // Nothing closed the valve on its way down: the row is still running, as reconcile expects.
+    expect(allRows(store).map((x) => [x.zone, x.status])).toEqual([['a', 'running']]);
+  });
 
   it('runs nothing before the window or after it has passed, nor while paused', async () => {
     const store = stores.store();

@@ -23,6 +23,8 @@ import { runSource, SKIP_MARKER_SOURCE } from './sources';
  * - Catch-up: after a restart or outage the scheduler resumes inside the
  *   window (or until the finish recorded when the day's job began) and runs
  *   only zones with no row in their day's session: never twice for one day.
+ * - Stopping does not wait for a segment's valve to close: the open run stays
+ *   with the dispatcher (its heartbeat) and is reconciled on the next boot.
  * - Skip markers: once per day at the window start (sunrise when nothing is
  *   planned), zones that needed water but were held back get a
  *   `smart_morning` row with the reason.
@@ -164,7 +166,11 @@ export class Scheduler implements Module {
         ...(count > 1 ? { cycle: { index: index + 1, count } } : {}),
       });
       this.begun.add(sessionId(date, job.zone));
-      return (await started.run.done) === 'completed' ? 'completed' : 'dropped';
+      // Stopping the service must not wait for an open valve to close: the run stays
+      // with the dispatcher's heartbeat and is reconciled on the next boot.
+      const stopped = this.untilStopped();
+      const end = await Promise.race([started.run.done, stopped.promise]).finally(stopped.cancel);
+      return end === 'completed' ? 'completed' : 'dropped';
     } catch (err) {
       if (err instanceof DispatchError && err.code === 'controller_busy') return 'retry';
       if (err instanceof DispatchError) this.skip(job.zone, date, `no_route: ${err.message}`, false);
@@ -233,6 +239,17 @@ export class Scheduler implements Module {
   private setMarkersDate(date: string): void {
     this.markersMemory = date;
     this.deps.state?.set(MARKERS_KEY, date);
+  }
+
+  /** A promise that resolves when `stop()` is called; `cancel` forgets it once it is not needed. */
+  private untilStopped(): { promise: Promise<'stopped'>; cancel: () => void } {
+    let wake: () => void = () => undefined;
+    const promise = new Promise<'stopped'>((resolve) => {
+      wake = () => resolve('stopped');
+      if (this.stopped) wake();
+      else this.sleepers.add(wake);
+    });
+    return { promise, cancel: () => this.sleepers.delete(wake) };
   }
 
   private sleep(seconds: number): Promise<void> {
