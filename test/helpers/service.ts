@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from '../../server/src/config/env';
+import type { Clock } from '../../server/src/core/clock';
 import { silentLogger } from '../../server/src/core/logger';
 import type { ElevationClient } from '../../server/src/location/elevation';
 import { createService, type Service, type ServiceOptions } from '../../server/src/main';
@@ -39,6 +40,19 @@ export const loopbackOnlyFetch: typeof fetch = (input, init) => {
   }
   return fetch(input, init);
 };
+
+/**
+ * A clock for demo boots whose assertions need an idle yard: it starts on
+ * 2025-01-15 11:00 EST, the day after a demo storm (nothing is due, so no
+ * scheduled run, skip marker or busy controller joins the test), and then
+ * follows real time. The demo's weather follows the clock, and on the dry
+ * days of its cycle a real-clock boot may meet the scheduler at work.
+ */
+export function quietDemoClock(): Clock {
+  const start = Date.UTC(2025, 0, 15, 16);
+  const realStart = Date.now();
+  return { nowMs: () => start + (Date.now() - realStart) };
+}
 
 export function makeDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-http-'));

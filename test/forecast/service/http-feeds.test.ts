@@ -258,8 +258,8 @@ describe('demo mode (DEMO=1)', () => {
     expect(tracks[0]).toMatchObject({ track: 'merged', provider: 'demo_replay', serving: 'serving' });
     expect(tracks[0].label).toMatch(/demo/i);
 
-    // Every third local day has the afternoon storm: 2026-07-15 is one, so are the 18th, 21st and 24th.
-    const stormDays = new Set(['2026-07-15', '2026-07-18', '2026-07-21', '2026-07-24']);
+    // Storms fall on days 0, 3 and 6 of each 16-day cycle: 2026-07-15 is day 9 (dry), the 22nd starts the next cycle.
+    const stormDays = new Set(['2026-07-22']);
     const rainy: string[] = [];
     for (const hour of snap.hourly as { time_epoch: number; precip_in: number | null }[]) {
       const { date, time } = local(hour.time_epoch);

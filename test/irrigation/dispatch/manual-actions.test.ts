@@ -5,7 +5,7 @@ import type { StoredRun } from '../../../server/src/store/runs';
 import { OPENDOOR_MD5, OpenSprinklerPeer } from '../../helpers/opensprinkler-peer';
 import { EsphomePeer } from '../../helpers/esphome-peer';
 import { RACHIO_PEER_KEY, RachioPeer, RACHIO_ZONES } from '../../helpers/rachio-peer';
-import { serviceTracker, type BootedService } from '../../helpers/service';
+import { quietDemoClock, serviceTracker, type BootedService } from '../../helpers/service';
 
 /**
  * POST /irrigation/action run, stop and stop_all through the real service to
@@ -222,7 +222,7 @@ sprinkler_type = "rotor"
 
 describe('manual run on dry-run and cloud controllers', () => {
   it('clamps a run to 7200 s and records pretend water as dry_run', async () => {
-    const booted = await services.boot({ env: { DEMO: '1' } });
+    const booted = await services.boot({ env: { DEMO: '1' }, serviceOptions: { clock: quietDemoClock() } });
     const slug = (await request(booted.service.server).get('/api/v1/irrigation/snapshot')).body.zones[0].slug;
     const res = await action(booted, { kind: 'run', zone: slug, seconds: 100_000 }).expect(200);
     expect(res.body).toMatchObject({ seconds: 7200, clamped: true });

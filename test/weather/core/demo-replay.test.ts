@@ -10,7 +10,10 @@ import {
 } from '../../../server/src/weather/sources/demo/demo-replay';
 import { appliedConfig, makeHarness, TZ, type Harness } from './harness';
 
-/** The demo replay: deterministic, storms every third local day 14:00-15:30, plausible values. */
+/**
+ * The demo replay: deterministic, storms 14:00-15:30 on days 0, 3 and 6 of
+ * every 16-day cycle (a showery week, then nine dry days), plausible values.
+ */
 
 const STORM_START_H = 14;
 const STORM_END_H = 15.5;
@@ -46,11 +49,11 @@ describe('demoWeatherAt', () => {
     for (const field of DEMO_FIELDS) expect(Number.isFinite(values[field])).toBe(true);
   });
 
-  it('storms on every third local day', () => {
-    expect(STORM_DAYS.length).toBe(10);
-    for (let i = 1; i < STORM_DAYS.length; i++) {
-      expect(STORM_DAYS[i]! - STORM_DAYS[i - 1]!).toBe(3);
-    }
+  it('storms on days 0, 3 and 6 of each 16-day cycle, then stays dry for nine days', () => {
+    // 2025-06-01 is day 20240 since 1970-01-01, a multiple of 16: the first day of a cycle.
+    expect(STORM_DAYS).toEqual([1, 4, 7, 17, 20, 23]);
+    const gaps = STORM_DAYS.slice(1).map((day, i) => day - STORM_DAYS[i]!);
+    expect(gaps).toEqual([3, 3, 10, 3, 3]);
   });
 
   it("on a storm day, today's rain is 0 before 14:00, grows through 15:30, then holds until midnight", () => {

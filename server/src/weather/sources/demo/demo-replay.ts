@@ -8,10 +8,12 @@ import type { Reading, SourceContext, SourceKindDefinition, StrikeEvent, Weather
 /**
  * `demo_replay`: deterministic synthetic weather driven by the injected clock,
  * so the demo and tests look alive and repeat exactly. A diurnal temperature
- * and humidity cycle, daytime sun, breezy afternoons with gusts, and every
- * third local day an afternoon thunderstorm (14:00-15:30) with rain and
- * lightning. Nothing here is a measurement; the snapshot says so through the
- * source's label and `measured: false` samples.
+ * and humidity cycle, daytime sun, breezy afternoons with gusts, and a
+ * fortnightly rhythm: a showery week (an afternoon thunderstorm, 14:00-15:30,
+ * with rain and lightning on days 0, 3 and 6 of each 14-day cycle) then a dry
+ * week. The dry week lets the engine prove a deficit, so the demo shows both
+ * rain skips and planned water. Nothing here is a measurement; the snapshot
+ * says so through the source's label and `measured: false` samples.
  */
 
 const STORM_START_H = 14;
@@ -66,8 +68,12 @@ function noise(epoch: number, salt: number): number {
   return (x / 0xffffffff) * 2 - 1;
 }
 
-function isStormDay(day: number): boolean {
-  return day % 3 === 0;
+const CYCLE_DAYS = 16;
+const STORM_CYCLE_DAYS: ReadonlySet<number> = new Set([0, 3, 6]);
+
+/** `day`: days since 1970-01-01 of the local calendar date. */
+export function isStormDay(day: number): boolean {
+  return STORM_CYCLE_DAYS.has(((day % CYCLE_DAYS) + CYCLE_DAYS) % CYCLE_DAYS);
 }
 
 /** Storm rain intensity (in/h) at local hour h: a half-sine over the storm. */
