@@ -107,10 +107,9 @@ it('refuses a wrong password in place, signs in, and creates a token shown once 
 
   await p.getByLabel('Password').fill(OWNER.password);
   await p.getByRole('button', { name: 'Sign in' }).click();
-  await pwExpect(p.getByRole('region', { name: 'Current weather' })).toBeVisible();
-
-  await p.getByRole('link', { name: 'Settings' }).click();
-  await p.getByRole('link', { name: 'Account' }).click();
+  // Signed in, the app opens the page that was asked for, not the dashboard.
+  await pwExpect(p.getByLabel('Token name')).toBeVisible();
+  expect(new URL(p.url()).pathname).toBe('/settings/account');
   await p.getByLabel('Token name').fill('home-assistant');
   await p.getByRole('button', { name: 'Create token' }).click();
   const shown = p.getByTestId('new-token');

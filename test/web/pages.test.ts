@@ -261,6 +261,15 @@ describe('pages behind auth', () => {
       expect(res.status).toBe(302);
       expect(res.headers.location).toBe('/login');
     }
+    // The page asked for rides beside the redirect (the Location stays exactly /login, spec 5.4).
+    const remembered = async (page: string) => (await get(port, page, html)).headers['set-cookie'] ?? [];
+    expect(await remembered('/zones/front_lawn')).toEqual([
+      'raincheck_return_to=zones%2Ffront_lawn; Max-Age=600; Path=/; SameSite=Lax',
+    ]);
+    expect(await remembered('/settings/account')).toEqual([
+      'raincheck_return_to=settings%2Faccount; Max-Age=600; Path=/; SameSite=Lax',
+    ]);
+    for (const page of ['/', '/setup', '/site/photos/a.jpg']) expect(await remembered(page)).toEqual([]);
     const login = await get(port, '/login', html);
     expect(login.status).toBe(200);
     expect(baseOf(login.body.toString('utf8'))).toBe('./');

@@ -3,7 +3,9 @@ import { ErrorNotice } from './components/error-notice';
 import { Layout } from './components/layout';
 import { api, onUnauthorized } from './lib/api';
 import { AuthContext, type AuthStatus } from './lib/auth';
+import { appPath } from './lib/base';
 import { lazyPage } from './lib/lazy';
+import { rememberReturnPath, takeReturnPath } from './lib/remembered-page';
 import { navigate, useRoute, type Route } from './lib/router';
 import { UnitsContext, type UnitSystem } from './lib/units';
 import DashboardPage from './pages/dashboard';
@@ -28,6 +30,12 @@ const TITLES: Record<Route['page'], string> = {
   not_found: 'Not found',
 };
 
+/** Signed out: remember the page (zones, history, settings) for after the sign-in, then go. */
+function sendToLogin(): void {
+  if (appPath() !== 'login') rememberReturnPath(appPath());
+  navigate('login', true);
+}
+
 /** The wizard check runs once per page load, not on every return to the dashboard. */
 let setupChecked = false;
 
@@ -49,7 +57,7 @@ export function App() {
     void loadStatus();
     return onUnauthorized(() => {
       void loadStatus();
-      navigate('login', true);
+      sendToLogin();
     });
   }, []);
 
@@ -75,7 +83,7 @@ export function App() {
   }, [signedIn, route.page]);
 
   useEffect(() => {
-    if (status && !signedIn && route.page !== 'login' && route.page !== 'setup') navigate('login', true);
+    if (status && !signedIn && route.page !== 'login' && route.page !== 'setup') sendToLogin();
   }, [status, signedIn, route.page]);
 
   if (statusError) return <ErrorNotice error={statusError} title="Raincheck cannot be reached" />;
@@ -93,7 +101,7 @@ export function App() {
           <LoginPage
             status={status}
             onSignedIn={() => {
-              void loadStatus().then(() => navigate('', true));
+              void loadStatus().then(() => navigate(takeReturnPath(), true));
             }}
           />
         );

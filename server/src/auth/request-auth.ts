@@ -6,6 +6,7 @@ import { ApiError } from '../http/errors';
 import type { AuthService, Identity } from './auth-service';
 import { buildBlockList, inList, normalizeAddress, resolveClientAddress } from './network';
 import { apiPath, isPublicPath } from './public-paths';
+import { returnPathOf, returnToCookie } from './return-to';
 
 /**
  * Who is asking (spec 5.2-5.7), worked out once per request: the credential
@@ -110,6 +111,8 @@ export class RequestAuthenticator {
     const path = request.url.split('?', 1)[0] ?? '/';
     if (authenticated || isPublicPath(path, this.auth.setupComplete())) return;
     if (request.method === 'GET' && apiPath(path) === null && acceptsHtml(request)) {
+      const page = returnPathOf(path);
+      if (page !== null) reply.header('Set-Cookie', returnToCookie(page, this.isHttps(request)));
       await reply.redirect(`${this.ingressPrefix(request)}/login`, 302);
       return;
     }

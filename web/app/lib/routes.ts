@@ -1,0 +1,27 @@
+/**
+ * The app's pages as real paths under the app root (the service serves the
+ * same shell for each; Web Push deep links open `/zones/<slug>`). Pure, so
+ * tests and the sign-in return path can use it without the DOM.
+ */
+
+export type Route =
+  | { page: 'dashboard' }
+  | { page: 'zones' }
+  | { page: 'zone'; slug: string }
+  | { page: 'history' }
+  | { page: 'settings'; section: string | null }
+  | { page: 'login' }
+  | { page: 'setup' }
+  | { page: 'not_found'; path: string };
+
+export function parseRoute(path: string): Route {
+  const [first = '', second, ...rest] = path.split('/').map(decodeURIComponent);
+  if (rest.length > 0) return { page: 'not_found', path };
+  if (first === '' && second === undefined) return { page: 'dashboard' };
+  if (first === 'zones') return second ? { page: 'zone', slug: second } : { page: 'zones' };
+  if (first === 'history' && second === undefined) return { page: 'history' };
+  if (first === 'settings') return { page: 'settings', section: second ?? null };
+  if (first === 'login' && second === undefined) return { page: 'login' };
+  if (first === 'setup') return { page: 'setup' };
+  return { page: 'not_found', path };
+}
