@@ -9,10 +9,10 @@ import type { Reading, SourceContext, SourceKindDefinition, StrikeEvent, Weather
  * `demo_replay`: deterministic synthetic weather driven by the injected clock,
  * so the demo and tests look alive and repeat exactly. A diurnal temperature
  * and humidity cycle, daytime sun, breezy afternoons with gusts, and a
- * fortnightly rhythm: a showery week (an afternoon thunderstorm, 14:00-15:30,
- * with rain and lightning on days 0, 3 and 6 of each 14-day cycle) then a dry
- * week. The dry week lets the engine prove a deficit, so the demo shows both
- * rain skips and planned water. Nothing here is a measurement; the snapshot
+ * 16-day rhythm: a showery week (an afternoon thunderstorm, 14:00-15:30, with
+ * rain and lightning on days 0, 3 and 6 of each cycle) then nine dry days.
+ * The dry spell lets the engine prove a deficit, so the demo shows both rain
+ * skips and planned water. Nothing here is a measurement; the snapshot
  * says so through the source's label and `measured: false` samples.
  */
 
