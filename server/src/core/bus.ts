@@ -28,6 +28,94 @@ export interface BusEvents {
   'ha.facts': SiteFacts;
   /** The retired-helper adoption finished (or its stored records were loaded): the snapshot's `ha_adoption`. */
   'ha.adoption': { entries: HaAdoptionEntry[] };
+
+  // ---- Announcements the owner may be told about (notify/ subscribes; producers never import notify/). ----
+
+  /** A zone's watering job (all its cycle segments) ended: what the run ledger credits, not what was asked. */
+  'watering.finished': WateringFinishedEvent;
+  /** A controller command or readback failed; `code` is the spec 7 controller code. */
+  'controller.failure': ControllerFailureEvent;
+  /** Raincheck's watchdog (or boot reconciliation) closed a valve that outlived its planned end. */
+  'valve.watchdog': ValveWatchdogEvent;
+  /** A zone's metered flow left its learned baseline (or showed no flow with the valve open). */
+  'flow.alarm': FlowAlarmEvent;
+  /** An anomaly detector found something new (announced once while it persists). */
+  'anomaly.new': AnomalyEvent;
+  /** The weekly tuning digest: the recommendations that are not silenced. */
+  'tuning.digest': TuningDigestEvent;
+  /** A weather source's health status changed (offline past the hard-offline window included). */
+  'source.status': SourceStatusEvent;
+}
+
+export interface WateringFinishedEvent {
+  zone: string;
+  session_id: string | null;
+  /** Run record source (spec 3): `ha_refresher`, `manual`, `manual:<id>`, `dry_run`, ... */
+  source: string;
+  status: 'completed' | 'aborted';
+  start_epoch: number;
+  end_epoch: number;
+  /** Seconds the ledger credits (observed where the controller reads back). */
+  duration_s: number;
+  applied_mm: number | null;
+  volume_gal: number | null;
+  note: string | null;
+}
+
+export interface ControllerFailureEvent {
+  controller_id: string;
+  kind: string;
+  /** `controller_auth_failed`, `controller_unreachable`, `controller_rate_limited`, `controller_unsupported`, ... */
+  code: string;
+  message: string;
+  zone: string | null;
+  /** What was being done: `run`, `stop`, `stop_all`, `readback`, `scheduled_run`, ... */
+  action: string;
+  epoch: number;
+}
+
+export interface ValveWatchdogEvent {
+  controller_id: string;
+  zone: string;
+  planned_end_epoch: number;
+  epoch: number;
+  /** False while the stop keeps failing (it retries with back-off). */
+  closed: boolean;
+  attempts: number;
+  /** `watchdog` while running, `boot` when reconciliation found it open after a restart. */
+  by: 'watchdog' | 'boot';
+}
+
+export interface FlowAlarmEvent {
+  zone: string;
+  controller_id: string | null;
+  kind: 'high' | 'low' | 'none';
+  rate_gpm: number | null;
+  baseline_gpm: number | null;
+  /** True when the alarm stopped the zone (a leak above the configured factor). */
+  stopped: boolean;
+  epoch: number;
+}
+
+export interface AnomalyEvent {
+  severity: 'info' | 'warning' | 'critical';
+  type: string;
+  description: string;
+  epoch: number;
+}
+
+export interface TuningDigestEvent {
+  window_days: number;
+  epoch: number;
+  recommendations: { zone: string; field: string; id: string; headline: string }[];
+}
+
+export interface SourceStatusEvent {
+  id: string;
+  kind: string;
+  status: string;
+  previous: string | null;
+  epoch: number;
 }
 
 /** Spec 2.5 `ha_adoption[]` entry (values as text, null when there is none). */
