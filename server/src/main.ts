@@ -65,6 +65,9 @@ import { ActionExecutor } from './irrigation/action-executor';
 import { catalogView } from './ha/entities/view';
 import { mqttSettingsFrom } from './ha/mqtt/settings';
 import type { MqttPublisher } from './ha/mqtt/publisher';
+import { NotifyService, type NotifyServiceDeps } from './notify/notify-service';
+import { pushRoutes } from './http/routes/push';
+import { notificationsRoutes } from './http/routes/notifications';
 
 /**
  * The composition root: the only place that builds modules and wires them
@@ -88,6 +91,8 @@ export interface ServiceOptions {
   mqttRepublishDelayMs?: () => number;
   /** Keys the validated-config cache (ConfigServiceDeps.buildId); tests running from sources inject one. */
   buildId?: string | null;
+  /** Notification delivery knobs tests shorten or point at their peers (back-off, SMTP TLS trust). */
+  notify?: Pick<NotifyServiceDeps, 'retryDelaysMs' | 'smtpTls'>;
 }
 
 export interface Service {
@@ -97,6 +102,7 @@ export interface Service {
   readonly store: Store | null;
   readonly bus: EventBus;
   readonly weather: WeatherService;
+  readonly notify: NotifyService;
   /** Listens on env.host:env.port; resolves with the bound port. */
   listen(): Promise<number>;
   /** Graceful stop: refuse new connections, end SSE streams, finish writes, close the database. */
@@ -150,6 +156,19 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     reportHa();
     health.provideHa(() => haLink.health());
   }
+  // Notifications listen from here on: every announcement after boot can reach the owner.
+  const notify = new NotifyService({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    store,
+    dataDir: env.dataDir,
+    fetch: options.fetch ?? fetch,
+    publicUrl: env.publicUrl,
+    ...options.notify,
+  });
+  await notify.start();
   // HA location facts (site fallbacks) and retired-helper adoption: ha/ha-support.ts.
   const ha = new HaSupport({ link: haLink, bus, clock, logger, config: () => config.current, store });
   await ha.start();
@@ -332,6 +351,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     isAuthenticated: (request) => authenticator.isAuthenticated(request),
     authRequired: () => policy().mode === 'required',
     ha: ha.http,
+    notify,
   };
   const app = createApp(
     logger,
@@ -357,6 +377,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       irrigationHistoryRoutes(deps),
       ...webAppRoutes(deps),
       wizardRoutes(deps),
+      pushRoutes(deps),
+      notificationsRoutes(deps),
     ],
     authenticator.gate,
   );
@@ -370,6 +392,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     store,
     bus,
     weather,
+    notify,
     listen: async () => {
       await app.listen({ port: env.port, host: env.host });
       const address = app.server.address();
@@ -382,6 +405,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       sse.closeAll();
       await app.close();
       await mqtt?.stop();
+      await notify.stop();
       await scheduler.stop();
       await dispatcher.shutdown();
       observer.stop();

@@ -11,6 +11,8 @@ export interface SeenRequest {
   headers: http.IncomingHttpHeaders;
   /** The request body as text ('' when none). */
   body: string;
+  /** The same bytes, for binary bodies (an encrypted push message). */
+  rawBody: Buffer;
 }
 
 export interface PeerReply {
@@ -44,6 +46,7 @@ export class LoopbackPeer {
         query: url.searchParams,
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
+        rawBody: Buffer.concat(chunks),
       };
       this.requests.push(seen);
       const reply = this.handler(seen, this.baseUrl);

@@ -15,6 +15,11 @@ export interface RuntimeEnv {
   demo: boolean;
   dryRun: boolean;
   logLevel: string;
+  /**
+   * RAINCHECK_PUBLIC_URL: where the owner opens the app (`http://raincheck.lan:8099/`), so
+   * notification links (ntfy's Click, e-mail, chat) can point into it; null when unset.
+   */
+  publicUrl: string | null;
   /** The raw environment, for `${NAME}` interpolation in the config. */
   vars: NodeJS.ProcessEnv;
 }
@@ -43,6 +48,7 @@ export function parseEnv(vars: NodeJS.ProcessEnv, cwd = process.cwd()): RuntimeE
     demo: isTrue(vars.DEMO),
     dryRun: isTrue(vars.DRY_RUN),
     logLevel,
+    publicUrl: parsePublicUrl(vars.RAINCHECK_PUBLIC_URL),
     vars,
   };
 }
@@ -57,6 +63,23 @@ function parsePort(value: string | undefined): number {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new EnvError(`PORT must be 0..65535, got "${value}"`);
   return port;
+}
+
+/** An http(s) URL, kept with a trailing slash so app paths resolve below it. */
+function parsePublicUrl(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new EnvError(`RAINCHECK_PUBLIC_URL must be an http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new EnvError(`RAINCHECK_PUBLIC_URL must be an http(s) URL, got "${value}"`);
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.href;
 }
 
 function parseCoordinate(name: string, value: string | undefined, limit: number): number | null {

@@ -14,6 +14,7 @@ import type { ActionExecutor } from '../irrigation/action-executor';
 import type { CatalogView } from '../ha/entities/descriptor';
 import type { HaSiteFacts } from '../ha/ha-facts';
 import type { HaLink } from '../ha/ha-link';
+import type { NotifyService } from '../notify/notify-service';
 import type { SseHub } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
@@ -51,6 +52,8 @@ export interface HttpDeps {
   /** True when the request carries valid credentials or auth is disabled (completed by the auth issue). */
   isAuthenticated: (request: FastifyRequest) => boolean;
   authRequired: () => boolean;
+  /** Notifications: the VAPID key, routing, status and test sends (/push/*, /notifications). */
+  notify: NotifyService;
   /** Home Assistant, when the environment configures it (absent or link null: standalone). */
   ha?: HttpHaDeps;
 }

@@ -5,6 +5,8 @@ export * from './decisions';
 export * from './forecast-archive';
 export * from './json';
 export * from './migrations';
+export * from './notification-deliveries';
+export * from './notification-routes';
 export * from './push-subscriptions';
 export * from './readings';
 export * from './runs';

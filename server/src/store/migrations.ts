@@ -134,6 +134,32 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX runs_open ON runs (status) WHERE status IN ('intended', 'running');
       `),
   },
+  {
+    version: 3,
+    name: 'notification routing choices and delivery history',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE notification_routes (
+          event   TEXT NOT NULL,
+          channel TEXT NOT NULL,
+          enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+          PRIMARY KEY (event, channel)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE notification_deliveries (
+          id       INTEGER PRIMARY KEY,
+          epoch    INTEGER NOT NULL,
+          channel  TEXT NOT NULL,
+          event    TEXT NOT NULL,
+          tag      TEXT NOT NULL,
+          title    TEXT NOT NULL,
+          status   TEXT NOT NULL CHECK (status IN ('sent', 'failed', 'dropped')),
+          attempts INTEGER NOT NULL,
+          detail   TEXT
+        );
+        CREATE INDEX notification_deliveries_by_channel ON notification_deliveries (channel, id);
+      `),
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -5,6 +5,8 @@ import { ControlsRepository } from './controls';
 import { DecisionsRepository } from './decisions';
 import { ForecastArchiveRepository } from './forecast-archive';
 import { schemaVersion } from './migrations';
+import { NotificationDeliveriesRepository } from './notification-deliveries';
+import { NotificationRoutesRepository } from './notification-routes';
 import { PushSubscriptionsRepository } from './push-subscriptions';
 import { ReadingsRepository } from './readings';
 import { RunsRepository } from './runs';
@@ -21,6 +23,8 @@ export class Store {
   readonly tokens: TokensRepository;
   readonly pushSubscriptions: PushSubscriptionsRepository;
   readonly controls: ControlsRepository;
+  readonly notificationRoutes: NotificationRoutesRepository;
+  readonly notificationDeliveries: NotificationDeliveriesRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -32,6 +36,8 @@ export class Store {
     this.tokens = new TokensRepository(db);
     this.pushSubscriptions = new PushSubscriptionsRepository(db);
     this.controls = new ControlsRepository(db);
+    this.notificationRoutes = new NotificationRoutesRepository(db);
+    this.notificationDeliveries = new NotificationDeliveriesRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */

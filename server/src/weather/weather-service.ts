@@ -22,7 +22,7 @@ import type {
   SourceLocation,
   WeatherSource,
 } from './source';
-import { sourceStatus } from './status';
+import { HARD_OFFLINE_S, sourceStatus } from './status';
 import { LightningTracker } from './trackers/lightning';
 import { compareText } from '../core/compare';
 
@@ -109,6 +109,8 @@ export class WeatherService implements Module {
   private pressureTrend: number[] = [];
   private lastPressureSampleEpoch = 0;
   private lastHistoryEpoch = 0;
+  /** The status last announced per source (`source.status`), so only changes are announced. */
+  private readonly announcedStatus = new Map<string, string>();
 
   constructor(private readonly deps: WeatherServiceDeps) {
     this.log = deps.logger.child({ module: 'weather' });
@@ -510,7 +512,37 @@ export class WeatherService implements Module {
       this.persistMerged(now);
       this.lastHistoryEpoch = now;
     }
+    this.announceStatusChanges(now);
     this.scheduleEmit();
+  }
+
+  /**
+   * `source.status` for each enabled source whose health status changed since
+   * the last tick. A source that has said nothing since it started is not
+   * called offline before the hard-offline window has passed (spec 3: offline
+   * is no contact for that window), so a restart does not announce every
+   * source offline for the seconds before its first packet.
+   */
+  private announceStatusChanges(now: number): void {
+    const current = new Set<string>();
+    for (const row of this.sourceHealth()) {
+      const runtime = this.runtimes.get(row.id);
+      if (!row.enabled || !runtime) continue;
+      current.add(row.id);
+      const starting = row.last_seen_epoch === null && now - runtime.startedEpoch < HARD_OFFLINE_S;
+      if (row.status === 'offline' && starting) continue;
+      const previous = this.announcedStatus.get(row.id) ?? null;
+      if (previous === row.status) continue;
+      this.announcedStatus.set(row.id, row.status);
+      this.deps.bus.emit('source.status', {
+        id: row.id,
+        kind: row.kind,
+        status: row.status,
+        previous,
+        epoch: now,
+      });
+    }
+    for (const id of [...this.announcedStatus.keys()]) if (!current.has(id)) this.announcedStatus.delete(id);
   }
 
   /** Raw per-source history: each field and extra at most once a minute. */

@@ -7,6 +7,7 @@ import type { JsonValue } from '../../store/json';
 import type { RunSource } from '../../store/runs';
 import type { StopScope, ValveDriver, ZoneRoute } from './driver';
 import { DispatchError, routeOrThrow } from './dispatch-error';
+import { jobSummary } from './job-summary';
 import type { RunLedger } from './run-ledger';
 import { runSource, type Requester } from './sources';
 import { waterAmount } from './water-amount';
@@ -30,6 +31,8 @@ export interface ActiveRun {
   source: RunSource;
   startEpoch: number;
   seconds: number;
+  /** Which cycle segment of its job this is; absent: the whole job. */
+  cycle?: { index: number; count: number } | null;
   /** Resolves when the run ends, with how. */
   done: Promise<RunEnd>;
 }
@@ -132,7 +135,16 @@ export class Dispatcher {
       throw err;
     }
     this.deps.ledger.started(rowId);
-    const run = this.track({ rowId, zone: request.zone, route, sessionId, source, startEpoch: now, seconds });
+    const run = this.track({
+      rowId,
+      zone: request.zone,
+      route,
+      sessionId,
+      source,
+      startEpoch: now,
+      seconds,
+      cycle: request.cycle ?? null,
+    });
     this.changed(request.zone);
     return { run, seconds, clamped: seconds !== Math.round(request.seconds) };
   }
@@ -253,11 +265,43 @@ export class Dispatcher {
       : waterAmount(this.deps.zoneConfig(run.zone), seconds);
     if (how === 'completed') this.deps.ledger.completed(run.rowId, seconds, amount, note);
     else this.deps.ledger.aborted(run.rowId, seconds, amount, note ?? 'stopped early');
+    // The job ends with its last cycle segment, or with any segment that did not complete (the rest is dropped).
+    if (how === 'aborted' || !run.cycle || run.cycle.index >= run.cycle.count) {
+      this.announceFinished(
+        run,
+        how,
+        seconds,
+        amount,
+        how === 'aborted' ? (note ?? 'stopped early') : (note ?? null),
+      );
+    }
     run.settle(how);
     if (this.active.size === 0 && this.heartbeat) {
       clearInterval(this.heartbeat);
       this.heartbeat = null;
     }
+  }
+
+  private announceFinished(
+    run: Tracked,
+    how: RunEnd,
+    seconds: number,
+    amount: { applied_mm: number | null; volume_gal: number | null },
+    note: string | null,
+  ): void {
+    const event = jobSummary(this.deps.ledger.session(run.sessionId), {
+      zone: run.zone,
+      session_id: run.sessionId,
+      source: run.source,
+      status: how,
+      start_epoch: run.startEpoch,
+      end_epoch: epochSeconds(this.deps.clock),
+      duration_s: seconds,
+      applied_mm: amount.applied_mm,
+      volume_gal: amount.volume_gal,
+      note,
+    });
+    this.deps.bus.emit('watering.finished', event);
   }
 
   private onZone(zone: string): Tracked[] {
