@@ -2,7 +2,7 @@ import { configSchema } from '../../../server/src/config/schema';
 import { ControllerManager } from '../../../server/src/controllers/controller-manager';
 import { builtinControllerKinds } from '../../../server/src/controllers/index';
 import { openSprinklerKind } from '../../../server/src/controllers/adapters/opensprinkler';
-import { EventBus } from '../../../server/src/core/bus';
+import { EventBus, type BusEvents } from '../../../server/src/core/bus';
 import type { Clock } from '../../../server/src/core/clock';
 import { silentLogger } from '../../../server/src/core/logger';
 import { Dispatcher } from '../../../server/src/irrigation/dispatch/dispatcher';
@@ -65,6 +65,7 @@ function snapshotOf(zones: PlanZone[], window: { start: number; finish: number }
 }
 
 interface Rig {
+  bus: EventBus;
   scheduler: Scheduler;
   dispatcher: Dispatcher;
   manager: ControllerManager;
@@ -120,6 +121,7 @@ async function rig(
     state: store.controls,
   });
   return {
+    bus,
     scheduler,
     dispatcher,
     manager,
@@ -185,6 +187,38 @@ describe('the run-window scheduler', () => {
     const b = rows.find((x) => x.zone === 'b');
     const a2 = rows.find((x) => x.zone === 'a' && x.cycle_index === 2);
     expect(a2?.start_epoch).toBeGreaterThanOrEqual(b?.start_epoch ?? Infinity);
+    await r.stop();
+  }, 15_000);
+
+  it('announces watering.finished once per zone job, after its last cycle, with what the ledger credits', async () => {
+    const store = stores.store();
+    const r = await rig(store);
+    const finished: BusEvents['watering.finished'][] = [];
+    r.bus.on('watering.finished', (e) => finished.push(e));
+    r.setSnapshot(
+      snapshotOf(
+        [
+          { zone: 'a', planned_seconds: 2, cycles_s: [1, 1], soak_s: 1 },
+          { zone: 'b', planned_seconds: 1 },
+        ],
+        OPEN_WINDOW,
+      ),
+    );
+    await r.scheduler.tick();
+    const rows = allRows(store);
+    const a = finished.find((e) => e.zone === 'a');
+    expect(finished.map((e) => e.zone).sort()).toEqual(['a', 'b']);
+    expect(a).toMatchObject({
+      session_id: sessionId(DATE, 'a'),
+      source: 'dry_run',
+      status: 'completed',
+      // Both cycles, as the ledger records them; dry runs credit no water.
+      duration_s: rows.filter((x) => x.zone === 'a').reduce((sum, x) => sum + x.duration_s, 0),
+      applied_mm: null,
+      volume_gal: null,
+    });
+    expect(a?.duration_s).toBe(2);
+    expect(a?.start_epoch).toBe(Math.min(...rows.filter((x) => x.zone === 'a').map((x) => x.start_epoch)));
     await r.stop();
   }, 15_000);
 
@@ -296,6 +330,8 @@ describe('the run-window scheduler', () => {
         kind: 'opensprinkler',
         config: { host: peer.host, password_md5: OPENDOOR_MD5, poll_interval_s: 2, timeout_s: 1 },
       });
+      const failures: BusEvents['controller.failure'][] = [];
+      r.bus.on('controller.failure', (e) => failures.push(e));
       // The controller's own program opened station 1 (zone a).
       await fetch(`${peer.http.baseUrl}/cm?pw=${OPENDOOR_MD5}&sid=0&en=1&t=600`);
       const route = r.manager.route('a');
@@ -320,6 +356,16 @@ describe('the run-window scheduler', () => {
       expect(b).toMatchObject({ status: 'skipped', source: 'ha_refresher', duration_s: 0 });
       expect(b?.skip_reason).toMatch(/^dispatch_failed: controller "os": cannot reach/);
       expect(b?.note).toMatch(/cannot reach/);
+      // The failed command is announced (notifications), with the spec 7 code and the zone.
+      expect(failures).toContainEqual(
+        expect.objectContaining({
+          controller_id: 'os',
+          kind: 'opensprinkler',
+          code: 'controller_unreachable',
+          zone: 'b',
+          action: 'run',
+        }),
+      );
       await r.stop();
     } finally {
       await peer.close();
