@@ -53,7 +53,7 @@ describe('ntfy', () => {
       { base_url: p.baseUrl, topic: 'raincheck-yard', auth_token: TOKEN },
       { fetch, publicUrl: 'https://rain.example.net/app/' },
     );
-    const result = await channel.send(notice({ title: 'Front lawn – 90 min cap °' }), undefined);
+    const result = await channel.send(notice({ title: 'Front lawn – 90 min cap °' }));
     expect(result).toEqual({ status: 'sent', detail: 'published to topic raincheck-yard' });
     expect(p.messages).toEqual([
       {
@@ -74,7 +74,7 @@ describe('ntfy', () => {
       { base_url: p.baseUrl, topic: 'raincheck-yard', auth_token: TOKEN },
       { fetch, publicUrl: null },
     );
-    await channel.send(notice({ severity: 'critical' }), undefined);
+    await channel.send(notice({ severity: 'critical' }));
     expect(p.messages[0]).toMatchObject({ click: null, priority: 5, tags: ['rotating_light', 'cap_raised'] });
   });
 
@@ -84,7 +84,7 @@ describe('ntfy', () => {
       { base_url: p.baseUrl, topic: 'raincheck-yard', auth_token: 'tk_wrongwrongwrong' },
       { fetch, publicUrl: null },
     );
-    const refused = await wrong.send(notice(), undefined);
+    const refused = await wrong.send(notice());
     expect(refused.status).toBe('failed');
     expect(refused.detail).toMatch(/^HTTP 401: .*unauthorized/);
     expect(refused.detail).not.toContain('tk_wrongwrongwrong');
@@ -94,18 +94,18 @@ describe('ntfy', () => {
       { fetch, publicUrl: null },
     );
     p.failWith = [503, 429];
-    expect(await right.send(notice(), undefined)).toMatchObject({
+    expect(await right.send(notice())).toMatchObject({
       status: 'retry',
       detail: expect.stringMatching(/^HTTP 503/),
     });
-    expect(await right.send(notice(), undefined)).toMatchObject({ status: 'retry', retryAfterMs: 1000 });
-    expect((await right.send(notice(), undefined)).status).toBe('sent');
+    expect(await right.send(notice())).toMatchObject({ status: 'retry', retryAfterMs: 1000 });
+    expect((await right.send(notice())).status).toBe('sent');
 
     const down = new NtfyChannel(
       { base_url: await refusedBaseUrl(), topic: 't', auth_token: TOKEN },
       { fetch, publicUrl: null },
     );
-    const offline = await down.send(notice(), undefined);
+    const offline = await down.send(notice());
     expect(offline.status).toBe('retry');
     expect(offline.detail).toMatch(/ECONNREFUSED/);
   });
@@ -119,7 +119,7 @@ describe('chat webhook (Slack-style)', () => {
       { webhook_url: p.url },
       { fetch, publicUrl: 'http://raincheck.lan:8099/' },
     );
-    const result = await channel.send(notice({ body: 'Cap <90> & more' }), undefined);
+    const result = await channel.send(notice({ body: 'Cap <90> & more' }));
     expect(result.status).toBe('sent');
     expect(p.posts).toEqual([
       {
@@ -135,19 +135,19 @@ describe('chat webhook (Slack-style)', () => {
     closers.push(p);
     p.archived = true;
     const channel = new SlackChannel({ webhook_url: p.url }, { fetch, publicUrl: null });
-    const gone = await channel.send(notice(), undefined);
+    const gone = await channel.send(notice());
     expect(gone).toEqual({ status: 'failed', detail: 'HTTP 410: channel_is_archived' });
 
     const down = new SlackChannel(
       { webhook_url: `${await refusedBaseUrl()}/services/T1/B2/secrettoken1234` },
       { fetch, publicUrl: null },
     );
-    const offline = await down.send(notice(), undefined);
+    const offline = await down.send(notice());
     expect(offline.status).toBe('retry');
     expect(offline.detail).not.toContain('secrettoken1234');
     p.archived = false;
     p.failWith = [500];
-    expect((await channel.send(notice(), undefined)).status).toBe('retry');
+    expect((await channel.send(notice())).status).toBe('retry');
   });
 });
 
@@ -184,7 +184,7 @@ describe('e-mail (SMTP with STARTTLS)', () => {
 
   it('upgrades with STARTTLS, logs in, and delivers the message', async () => {
     const p = await smtp();
-    const result = await channel(p).send(notice(), undefined);
+    const result = await channel(p).send(notice());
     expect(result.status).toBe('sent');
     expect(p.authAttempts).toEqual([{ user: account.user, secure: true, ok: true }]);
     expect(p.mails).toHaveLength(1);
@@ -204,7 +204,7 @@ describe('e-mail (SMTP with STARTTLS)', () => {
 
   it('does not retry a refused login and never reports the password', async () => {
     const p = await smtp();
-    const result = await channel(p, { password: 'wrong-password-xyz' }).send(notice(), undefined);
+    const result = await channel(p, { password: 'wrong-password-xyz' }).send(notice());
     expect(result.status).toBe('failed');
     expect(result.detail).toMatch(/EAUTH/);
     expect(result.detail).not.toContain('wrong-password-xyz');
@@ -214,10 +214,10 @@ describe('e-mail (SMTP with STARTTLS)', () => {
   it('retries a temporary 4xx refusal and a server that is not there', async () => {
     const p = await smtp();
     p.failWith = [451];
-    expect((await channel(p).send(notice(), undefined)).status).toBe('retry');
-    expect((await channel(p).send(notice(), undefined)).status).toBe('sent');
+    expect((await channel(p).send(notice())).status).toBe('retry');
+    expect((await channel(p).send(notice())).status).toBe('sent');
     const port = Number(new URL(await refusedBaseUrl()).port);
-    expect((await channel(p, { smtp_port: port }).send(notice(), undefined)).status).toBe('retry');
+    expect((await channel(p, { smtp_port: port }).send(notice())).status).toBe('retry');
   });
 
   it('refuses to send when the certificate is not trusted', async () => {
@@ -235,7 +235,7 @@ describe('e-mail (SMTP with STARTTLS)', () => {
       { publicUrl: null, timeoutMs: 5000 },
     );
     closers.push(untrusted);
-    const result = await untrusted.send(notice(), undefined);
+    const result = await untrusted.send(notice());
     expect(result.status).not.toBe('sent');
     expect(p.mails).toEqual([]);
   });
@@ -279,7 +279,7 @@ describe('Web Push', () => {
   it('signs a VAPID JWT the push service accepts and encrypts a payload the browser decrypts', async () => {
     const { service, add, channel } = await setup();
     add();
-    const result = await channel.send(notice(), undefined);
+    const result = await channel.send(notice());
     expect(service.refusals).toEqual([]);
     expect(result).toEqual({ status: 'sent', detail: '1 of 1 devices reached' });
     const [push] = service.received;
@@ -304,7 +304,7 @@ describe('Web Push', () => {
     const fine = add();
     service.gone.add(gone);
     service.failFor.set(flaky, [503]);
-    const first = await channel.send(notice(), undefined);
+    const first = await channel.send(notice());
     expect(subscriptions.map((s) => s.endpoint)).toEqual([flaky, fine]);
     expect(first).toEqual({
       status: 'retry',
@@ -326,7 +326,7 @@ describe('Web Push', () => {
       auth: sub.keys.auth,
       created_epoch: 1,
     });
-    const result = await channel.send(notice(), undefined);
+    const result = await channel.send(notice());
     expect(result).toEqual({ status: 'failed', detail: '0 of 1 devices reached; push service answered 403' });
     expect(service.refusals).toEqual(['VAPID key differs from the subscription key']);
     expect(subscriptions).toHaveLength(1);
@@ -334,7 +334,7 @@ describe('Web Push', () => {
 
   it('answers skipped when no device is subscribed', async () => {
     const { channel } = await setup();
-    expect(await channel.send(notice(), undefined)).toEqual({
+    expect(await channel.send(notice())).toEqual({
       status: 'skipped',
       detail: 'no device is subscribed',
     });

@@ -44,7 +44,7 @@ export class WebPushChannel implements Channel {
   constructor(private readonly deps: WebPushDeps) {}
 
   /** `resume`: the endpoints still to reach after an earlier attempt. */
-  async send(notice: Notice, resume: unknown): Promise<SendResult> {
+  async send(notice: Notice, resume?: unknown): Promise<SendResult> {
     const keys = this.deps.keys();
     if (!keys) return { status: 'failed', detail: 'vapid not configured' };
     const wanted = Array.isArray(resume) ? new Set(resume as string[]) : null;
