@@ -78,6 +78,10 @@ class Harness {
   /** Answers by URL path while online. */
   answers: Record<string, () => Response> = {};
   claimed = false;
+  /** Notifications shown (title and options), and what a click did with windows. */
+  readonly shown: { title: string; options: Record<string, unknown> }[] = [];
+  windows: { url: string; focused: boolean; navigate?: (url: string) => Promise<unknown> }[] = [];
+  readonly opened: string[] = [];
 
   constructor(
     source: string,
@@ -106,10 +110,23 @@ class Harness {
       return answer ? answer() : new Response('missing', { status: 404 });
     };
     const self = {
-      registration: { scope },
+      registration: {
+        scope,
+        showNotification: async (title: string, options: Record<string, unknown>) =>
+          void this.shown.push({ title, options }),
+      },
       addEventListener: (type: string, handler: (event: unknown) => void) => this.handlers.set(type, handler),
       skipWaiting: async () => undefined,
-      clients: { claim: async () => void (this.claimed = true) },
+      clients: {
+        claim: async () => void (this.claimed = true),
+        matchAll: async () =>
+          this.windows.map((w) => ({
+            url: w.url,
+            focus: async () => void (w.focused = true),
+            ...(w.navigate ? { navigate: w.navigate } : {}),
+          })),
+        openWindow: async (url: string) => void this.opened.push(url),
+      },
     };
     vm.runInNewContext(source, { self, caches, fetch: fetchFake, Request, Response, Headers, URL, Promise });
   }
@@ -126,6 +143,27 @@ class Harness {
     const request = { url: new URL(relative, this.scope).href, mode, method };
     this.handlers.get('fetch')?.({ request, respondWith: (p: Promise<Response>) => (responded = p) });
     return responded;
+  }
+
+  /** Dispatches a push event carrying `payload` (JSON unless a string). */
+  async push(payload: unknown): Promise<void> {
+    let pending: Promise<unknown> = Promise.resolve();
+    const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
+    const data = { json: () => JSON.parse(text) as unknown, text: () => text };
+    this.handlers.get('push')?.({ data, waitUntil: (p: Promise<unknown>) => (pending = p) });
+    await pending;
+  }
+
+  /** Dispatches a click on a shown notification. */
+  async click(options: Record<string, unknown>): Promise<{ closed: boolean }> {
+    let pending: Promise<unknown> = Promise.resolve();
+    const notification = { data: options.data, closed: false, close: () => (notification.closed = true) };
+    this.handlers.get('notificationclick')?.({
+      notification,
+      waitUntil: (p: Promise<unknown>) => (pending = p),
+    });
+    await pending;
+    return notification;
   }
 
   cachedUrls(): string[] {
@@ -314,5 +352,75 @@ describe('service worker behaviour', () => {
     expect(await sw.fetch('https://tiles.example.com/a.png')).toBeNull();
     expect(await sw.fetch('/other-addon/', 'navigate')).toBeNull();
     expect(sw.fetched).toEqual([]);
+  });
+
+  describe('Web Push notices', () => {
+    const SCOPE = `https://ha.local${PREFIX}`;
+
+    it('shows each notice with its tag, body and deep link under the scope', async () => {
+      const sw = new Harness(serviceWorkerSource('9.9.9'));
+      await sw.push({
+        title: 'Front lawn may now run 90 minutes',
+        body: 'Its per-run cap went from 60 to 90 minutes.',
+        tag: 'cap-raised-front_lawn',
+        url: '/zones/front_lawn',
+        severity: 'warning',
+      });
+      expect(sw.shown).toEqual([
+        {
+          title: 'Front lawn may now run 90 minutes',
+          options: {
+            body: 'Its per-run cap went from 60 to 90 minutes.',
+            tag: 'cap-raised-front_lawn',
+            renotify: true,
+            data: { url: `${SCOPE}zones/front_lawn` },
+            icon: `${SCOPE}icon-192.png`,
+            requireInteraction: false,
+          },
+        },
+      ]);
+    });
+
+    it('never sends a click to another origin or above the scope, and survives a payload that is not JSON', async () => {
+      const sw = new Harness(serviceWorkerSource('9.9.9'));
+      for (const url of ['//evil.example/x', 'https://evil.example/', '/../../admin', 'zones/a', 42]) {
+        await sw.push({ title: 't', url });
+      }
+      await sw.push('plain text');
+      expect(sw.shown.map((n) => (n.options.data as { url: string }).url)).toEqual(Array(6).fill(SCOPE));
+      expect(sw.shown.at(-1)).toMatchObject({ title: 'Raincheck', options: { body: 'plain text' } });
+      expect(sw.shown.at(-1)?.options).not.toHaveProperty('tag');
+    });
+
+    it('a click focuses the window on that page, else moves an app window there, else opens one', async () => {
+      const target = `${SCOPE}zones/front_lawn`;
+      const sw = new Harness(serviceWorkerSource('9.9.9'));
+      sw.windows = [
+        { url: `${SCOPE}history`, focused: false },
+        { url: target, focused: false },
+      ];
+      expect(await sw.click({ data: { url: target } })).toMatchObject({ closed: true });
+      expect(sw.windows.map((w) => w.focused)).toEqual([false, true]);
+
+      const moved: string[] = [];
+      const app = { url: `${SCOPE}history`, focused: false };
+      sw.windows = [
+        {
+          ...app,
+          navigate: async (url: string) => {
+            moved.push(url);
+            return { focus: async () => void (app.focused = true) };
+          },
+        },
+      ];
+      await sw.click({ data: { url: target } });
+      expect(moved).toEqual([target]);
+      expect(app.focused).toBe(true);
+
+      sw.windows = [];
+      await sw.click({ data: { url: 'https://evil.example/' } });
+      await sw.click({ data: { url: target } });
+      expect(sw.opened).toEqual([SCOPE, target]);
+    });
   });
 });

@@ -19,6 +19,12 @@ import { WEB_ICONS } from './assets';
  *   and kept for offline display (an offline answer carries
  *   `X-Raincheck-Offline: 1`).
  * - Cache names carry the service version; activation deletes older ones.
+ * - push (Web Push, spec 6.2): shows the notice's title and body with its tag
+ *   (a newer notice with the same tag replaces it) and keeps its deep link;
+ *   a click focuses a window already on that page, else sends an open app
+ *   window there, else opens one. The link is a path from the app root
+ *   (`/zones/front_lawn`) resolved under the scope, so it lands under HA's
+ *   ingress prefix too; anything else opens the app root.
  *
  * Every path is relative to the worker's scope (the directory it is served
  * from), so it works at the origin root and under HA's ingress prefix alike.
@@ -39,6 +45,9 @@ const OFFLINE_PAGE = [
 
 // Written as regular expressions here (checked when this module loads), sent as their source text.
 const BUNDLE_REF = /\b(?:src|href)\s*=\s*["'](?:\.\/)?(pkg\/[A-Za-z0-9._-]+)["']/;
+/** A notice's deep link: a path from the app root, never another origin (`//host`) or a way up (`..`). */
+const DEEP_LINK = /^\/(?!\/)(?!.*\.\.)[A-Za-z0-9_\-./]*$/;
+const NOTICE_ICON = 'icon-192.png';
 
 export function serviceWorkerSource(version: string): string {
   const shell = ['.', 'manifest.webmanifest', ...WEB_ICONS.map((icon) => icon.path)];
@@ -58,6 +67,8 @@ const BUNDLE_PREFIX = 'pkg/';
 const BUNDLE_REF = new RegExp(${JSON.stringify(BUNDLE_REF.source)}, 'g');
 const BASE_TAG = new RegExp(${JSON.stringify(BASE_TAG.source)});
 const OFFLINE_PAGE = ${JSON.stringify(OFFLINE_PAGE)};
+const DEEP_LINK = new RegExp(${JSON.stringify(DEEP_LINK.source)});
+const NOTICE_ICON = ${JSON.stringify(NOTICE_ICON)};
 const OFFLINE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': ${JSON.stringify(CONTENT_SECURITY_POLICY)},
@@ -193,6 +204,57 @@ async function cacheFirst(request, path) {
   const response = await fetch(request);
   if (cacheable(response)) await cache.put(scoped(path), response.clone());
   return response;
+}
+
+// Web Push: each notice shown with its tag and deep link.
+self.addEventListener('push', (event) => {
+  event.waitUntil(showNotice(readNotice(event.data)));
+});
+
+function readNotice(data) {
+  if (!data) return {};
+  try {
+    const notice = data.json();
+    return notice && typeof notice === 'object' ? notice : {};
+  } catch (err) {
+    return { body: data.text() };
+  }
+}
+
+function showNotice(notice) {
+  const text = (value) => (typeof value === 'string' ? value : '');
+  const tag = text(notice.tag);
+  return self.registration.showNotification(text(notice.title) || 'Raincheck', {
+    body: text(notice.body),
+    ...(tag ? { tag, renotify: true } : {}),
+    data: { url: appLink(notice.url) },
+    icon: scoped(NOTICE_ICON),
+    requireInteraction: notice.severity === 'critical',
+  });
+}
+
+// The deep link as an absolute URL under the scope (the app root for anything unexpected).
+function appLink(link) {
+  return scoped(typeof link === 'string' && DEEP_LINK.test(link) ? link.slice(1) || '.' : '.');
+}
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const data = event.notification.data || {};
+  const target = typeof data.url === 'string' && pathInScope(new URL(data.url)) !== null ? data.url : scoped('.');
+  event.waitUntil(openWindow(target));
+});
+
+async function openWindow(target) {
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  const same = windows.find((w) => w.url === target);
+  if (same) return same.focus();
+  const app = windows.find((w) => pathInScope(new URL(w.url)) !== null && typeof w.navigate === 'function');
+  if (app) {
+    const moved = await app.navigate(target).catch(() => null);
+    if (moved) return moved.focus();
+  }
+  return self.clients.openWindow(target);
 }
 `;
 }
