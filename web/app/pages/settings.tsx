@@ -1,19 +1,21 @@
 import type { UnitSystem } from '../lib/units';
 import { AccountSection } from './settings/account-section';
 import { ConfigSection } from './settings/config-section';
+import { NotificationsSection } from './settings/notifications-section';
 import { RawSection } from './settings/raw-section';
 import { SnapshotsSection } from './settings/snapshots-section';
 import { ThresholdsSection } from './settings/thresholds-section';
 import { UnitsSection } from './settings/units-section';
 import './settings/settings.css';
 
-/** /settings/<section>: the configuration (form and raw), snapshots, thresholds, account and units. */
+/** /settings/<section>: the configuration (form and raw), snapshots, thresholds, notifications, account and units. */
 
 const SECTIONS = [
   { id: 'config', label: 'Configuration' },
   { id: 'raw', label: 'Raw TOML' },
   { id: 'snapshots', label: 'Snapshots' },
   { id: 'thresholds', label: 'Thresholds' },
+  { id: 'notifications', label: 'Notifications' },
   { id: 'account', label: 'Account' },
   { id: 'units', label: 'Units' },
 ] as const;
@@ -52,6 +54,7 @@ export default function SettingsPage({
         {current === 'raw' && <RawSection />}
         {current === 'snapshots' && <SnapshotsSection />}
         {current === 'thresholds' && <ThresholdsSection />}
+        {current === 'notifications' && <NotificationsSection />}
         {current === 'account' && <AccountSection />}
         {current === 'units' && <UnitsSection onUnitsChange={onUnitsChange} />}
         {!known && (
