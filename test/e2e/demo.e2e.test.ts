@@ -181,6 +181,7 @@ describe('accessibility basics on every page', () => {
     'settings/raw',
     'settings/snapshots',
     'settings/thresholds',
+    'settings/notifications',
     'settings/account',
     'settings/units',
   ];
