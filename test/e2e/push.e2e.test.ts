@@ -20,10 +20,7 @@ let context: BrowserContext;
 
 beforeAll(async () => {
   instance = await startDemo();
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-dev-shm-usage'],
-  });
+  browser = await launchBrowser();
 });
 
 afterEach(async () => {
@@ -65,7 +62,7 @@ it('shows a pushed notice with its tag and deep link, and the settings page test
   await pwExpect(page.getByRole('heading', { name: 'Channels' })).toBeVisible();
   await pwExpect(page.getByRole('button', { name: 'Notify this device' })).toBeVisible();
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
 
   // "Send a test" to Web Push: the service answers that no device is subscribed yet.
   await page.getByRole('button', { name: 'Send a test to Web Push (this app on your devices)' }).click();
@@ -88,12 +85,11 @@ it('shows a pushed notice with its tag and deep link, and the settings page test
     data: JSON.stringify(notice),
   });
 
+  // Evaluated in the worker: the notifications its registration shows now.
   const shown = async () =>
-    worker.evaluate(async () => {
-      const sw = self as unknown as { registration: ServiceWorkerRegistration };
-      const list = await sw.registration.getNotifications();
-      return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
-    });
+    (await worker.evaluate(`self.registration.getNotifications().then((list) =>
+      list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }))
+    )`)) as { title: string; body: string; tag: string; data: unknown }[];
   const deadline = Date.now() + 10_000;
   let notifications = await shown();
   while (notifications.length === 0 && Date.now() < deadline) {

@@ -191,6 +191,9 @@ describe('GET /docs/openapi.json', () => {
     expect(JSON.stringify(config)).toContain('photo_url');
 
     expect(bodySchema('/api/v1/auth/login', 'post').required).toEqual(['username', 'password']);
+    expect(bodySchema('/api/v1/push/subscribe', 'post').required).toEqual(['endpoint', 'keys']);
+    expect(bodySchema('/api/v1/push/unsubscribe', 'post').required).toEqual(['endpoint']);
+    expect(bodySchema('/api/v1/notifications/routes', 'put').required).toEqual(['routes']);
     expect(bodySchema('/api/v1/zones/photo', 'post', 'multipart/form-data').required).toEqual(['file']);
     const archive = doc.paths['/api/v1/forecast/archive']?.get?.parameters.map((p) => p.name);
     expect(archive).toEqual(expect.arrayContaining(['from', 'to', 'lead_h', 'limit', 'cursor', 'track']));

@@ -11,6 +11,8 @@ import {
 } from '../forecast/archive-query';
 import type { RegisteredRoute } from '../http/app';
 import { credentialsBody, tokenBody } from '../http/routes/auth';
+import { routesBody, testBody } from '../http/routes/notifications';
+import { subscribeBody, unsubscribeBody } from '../http/routes/push';
 import { scenarioSchema } from '../http/routes/irrigation';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
@@ -101,6 +103,10 @@ function componentSchemas(): Record<string, Json> {
     IrrigationAction: actionSchema(),
     AuthCredentials: schemaOf(credentialsBody),
     TokenRequest: schemaOf(tokenBody),
+    PushSubscription: schemaOf(subscribeBody),
+    PushUnsubscribe: schemaOf(unsubscribeBody),
+    NotificationRoutes: schemaOf(routesBody),
+    NotificationTest: schemaOf(testBody),
     ZonePhotoUpload: {
       type: 'object',
       required: ['file'],
@@ -144,6 +150,10 @@ const REQUEST_BODIES: Record<string, Json> = {
   'POST /auth/setup': json('AuthCredentials'),
   'POST /auth/login': json('AuthCredentials'),
   'POST /auth/tokens': json('TokenRequest'),
+  'POST /push/subscribe': json('PushSubscription'),
+  'POST /push/unsubscribe': json('PushUnsubscribe'),
+  'PUT /notifications/routes': json('NotificationRoutes'),
+  'POST /notifications/test': { ...json('NotificationTest'), required: false },
   'POST /zones/photo': {
     required: true,
     content: {
