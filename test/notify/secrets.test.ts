@@ -64,7 +64,14 @@ to_address = "me@example.net"
       ['slack', 'retry'],
       ['email', 'retry'],
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A real notice goes through the queues: retried, then given up, on the failing channels.
+    booted.service.bus.emit('anomaly.new', {
+      severity: 'warning',
+      type: 'rain_gauge_stuck',
+      description: 'The gauge read 0 through 1.2 in of radar rain',
+      epoch: 0,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 800));
     answers.push((await request(server).get('/api/v1/notifications').expect(200)).text);
     answers.push((await request(server).get('/api/v1/config').expect(200)).text);
     answers.push((await request(server).get('/api/v1/config/raw').expect(200)).text);

@@ -69,7 +69,7 @@ async function rig(
     dataDir: makeDataDir(),
     fetch,
     publicUrl: null,
-    retryDelaysMs: [50, 50],
+    retryDelaysMs: options.retryDelaysMs ?? [50, 50],
   });
   services.push(service);
   await service.start();
@@ -345,5 +345,21 @@ describe('coalescing and routing', () => {
     });
     expect(ntfy?.last_failure).toMatchObject({ event: 'valve_watchdog', status: 'failed', attempts: 3 });
     expect(ntfy?.last_failure?.detail).toMatch(/^gave up after 3 attempts: .*ECONNREFUSED/);
+  });
+
+  it('answers "Send a test" at once, even while the channel retries an earlier notice', async () => {
+    const r = await rig({ retryDelaysMs: [3_600_000] });
+    r.peer.failWith = [503];
+    r.bus.emit('controller.failure', failure);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(r.service.status().channels.find((c) => c.id === 'ntfy')?.retrying).toMatchObject({
+      title: 'Controller os failed',
+      attempts: 1,
+      detail: expect.stringMatching(/^HTTP 503/),
+    });
+    const [result] = await r.service.sendTest('ntfy');
+    expect(result).toEqual({ channel: 'ntfy', status: 'sent', detail: 'published to topic yard' });
+    expect(r.peer.messages.map((m) => m.title)).toEqual(['Raincheck test notice']);
+    expect(r.service.status().recent[0]).toMatchObject({ event: 'test', status: 'sent', attempts: 1 });
   });
 });

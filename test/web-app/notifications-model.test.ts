@@ -22,7 +22,7 @@ describe('testLine', () => {
   it.each([
     ['sent', '1 of 1 devices reached', 'Web Push: sent (1 of 1 devices reached).'],
     ['skipped', 'no device is subscribed', 'Web Push: nothing sent, no device is subscribed.'],
-    ['retry', 'HTTP 503', 'Web Push: not delivered yet (HTTP 503); it keeps trying.'],
+    ['retry', 'HTTP 503', 'Web Push: not delivered (HTTP 503); real notices are retried when this happens.'],
     ['failed', 'HTTP 401: unauthorized', 'Web Push: failed (HTTP 401: unauthorized).'],
   ] as const)('reads %s as the owner would', (status, detail, line) => {
     expect(testLine({ channel: 'web_push', status, detail }, 'Web Push')).toBe(line);

@@ -150,22 +150,8 @@ export class DeliveryQueue {
     this.finish(job, result.status, result.detail);
   }
 
-  private async sendBounded(sender: Channel, job: Job): Promise<SendResult> {
-    let handle: unknown = null;
-    const limit = new Promise<SendResult>((resolve) => {
-      handle = this.timers.setTimeout(
-        () => resolve({ status: 'retry', detail: `no answer within ${ATTEMPT_LIMIT_MS / 1000} s` }),
-        ATTEMPT_LIMIT_MS,
-      );
-    });
-    try {
-      return await Promise.race([sender.send(job.notice, job.resume), limit]);
-    } catch (err) {
-      // Channels answer with results; a throw is a bug or an unexpected library failure: try again later.
-      return { status: 'retry', detail: (err as Error)?.message ?? String(err) };
-    } finally {
-      this.timers.clearTimeout(handle);
-    }
+  private sendBounded(sender: Channel, job: Job): Promise<SendResult> {
+    return attemptOnce(sender, job.notice, job.resume, this.timers);
   }
 
   private retryLater(job: Job, retryAfterMs: number | undefined): void {
@@ -203,5 +189,32 @@ export class DeliveryQueue {
     } catch (err) {
       this.deps.logger.warn({ err: (err as Error).message }, 'could not record a notification delivery');
     }
+  }
+}
+
+/**
+ * One send, bounded: a send that never answers counts as a failed attempt
+ * after a minute, and a throw (a channel bug, an unexpected library failure)
+ * as one worth retrying; the queue and "Send a test" both go through here.
+ */
+export async function attemptOnce(
+  channel: Channel,
+  notice: Notice,
+  resume: unknown,
+  timers: Timers = realTimers,
+): Promise<SendResult> {
+  let handle: unknown = null;
+  const limit = new Promise<SendResult>((resolve) => {
+    handle = timers.setTimeout(
+      () => resolve({ status: 'retry', detail: `no answer within ${ATTEMPT_LIMIT_MS / 1000} s` }),
+      ATTEMPT_LIMIT_MS,
+    );
+  });
+  try {
+    return await Promise.race([channel.send(notice, resume), limit]);
+  } catch (err) {
+    return { status: 'retry', detail: (err as Error)?.message ?? String(err) };
+  } finally {
+    timers.clearTimeout(handle);
   }
 }

@@ -13,10 +13,17 @@ import { SlackChannel } from './channels/slack';
 import { WebPushChannel } from './channels/web-push';
 import { Coalescer } from './coalescer';
 import { DeliveryLog } from './delivery-log';
-import { DeliveryQueue, type AttemptOutcome, type QueueState, type Timers } from './delivery-queue';
+import { attemptOnce, DeliveryQueue, type QueueState, type Timers } from './delivery-queue';
 import { Routing, type RouteTable } from './routing';
 import { NoticeSubscriber } from './subscriber';
-import { CHANNEL_IDS, CHANNEL_LABELS, type Channel, type ChannelId, type Notice } from './types';
+import {
+  CHANNEL_IDS,
+  CHANNEL_LABELS,
+  type Channel,
+  type ChannelId,
+  type Notice,
+  type SendResult,
+} from './types';
 import { loadVapidKeys, type VapidLoad } from './vapid';
 
 /**
@@ -86,7 +93,7 @@ export interface NotifyStatus {
 
 export interface TestResult {
   channel: ChannelId;
-  status: AttemptOutcome;
+  status: SendResult['status'];
   detail: string;
 }
 
@@ -149,13 +156,41 @@ export class NotifyService implements Module {
     return targets;
   }
 
-  /** "Send a test" to one channel or every configured one; answers each first attempt. */
+  /**
+   * "Send a test" to one channel or every configured one: one attempt each,
+   * straight to the channel (not behind notices its queue is retrying), so the
+   * owner hears at once whether it works; the outcome joins the history.
+   */
   async sendTest(only: ChannelId | null): Promise<TestResult[]> {
-    const targets = (only ? [only] : [...CHANNEL_IDS]).filter((id) => this.built.has(id));
     const notice = testNotice(epochSeconds(this.deps.clock));
+    const targets = (only ? [only] : [...CHANNEL_IDS]).flatMap((id) => {
+      const built = this.built.get(id);
+      return built ? [{ id, channel: built.channel }] : [];
+    });
     return Promise.all(
-      targets.map(async (channel) => ({ channel, ...(await this.queue(channel).enqueue(notice)) })),
+      targets.map(async ({ id, channel }) => {
+        const result = await attemptOnce(channel, notice, undefined, this.deps.timers);
+        if (result.status !== 'skipped') this.recordTest(id, notice, result.status === 'sent', result.detail);
+        return { channel: id, status: result.status, detail: result.detail };
+      }),
     );
+  }
+
+  private recordTest(channel: ChannelId, notice: Notice, sent: boolean, detail: string): void {
+    try {
+      this.deliveries.record({
+        epoch: notice.epoch,
+        channel,
+        event: notice.event,
+        tag: notice.tag,
+        title: notice.title,
+        status: sent ? 'sent' : 'failed',
+        attempts: 1,
+        detail,
+      });
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'could not record a test delivery');
+    }
   }
 
   isConfigured(channel: ChannelId): boolean {

@@ -16,10 +16,10 @@ import { ApiError, badRequest } from '../errors';
  *   `invalid_body` for an unknown event or channel, 503
  *   `database_unavailable` without the database.
  * - POST /notifications/test: `{channel?}` sends a test notice to that
- *   channel (or every configured one) and answers each channel's first
- *   attempt: `{results: [{channel, status, detail}]}`, status `sent`,
- *   `skipped` (Web Push with no device), `retry` (it keeps trying) or
- *   `failed`. 409 `channel_not_configured` when the channel (or every
+ *   channel (or every configured one), one attempt straight to the channel,
+ *   and answers each: `{results: [{channel, status, detail}]}`, status
+ *   `sent`, `skipped` (Web Push with no device), `retry` (a failure a real
+ *   notice would be retried after) or `failed`. 409 `channel_not_configured` when the channel (or every
  *   channel) is not configured.
  */
 

@@ -50,7 +50,7 @@ export interface NotifyStatus {
 
 export interface TestResult {
   channel: ChannelId;
-  status: 'sent' | 'skipped' | 'retry' | 'failed' | 'dropped';
+  status: 'sent' | 'skipped' | 'retry' | 'failed';
   detail: string;
 }
 
@@ -74,7 +74,7 @@ export function testLine(result: TestResult, label: string): string {
     case 'skipped':
       return `${label}: nothing sent, ${result.detail}.`;
     case 'retry':
-      return `${label}: not delivered yet (${result.detail}); it keeps trying.`;
+      return `${label}: not delivered (${result.detail}); real notices are retried when this happens.`;
     default:
       return `${label}: failed (${result.detail}).`;
   }
