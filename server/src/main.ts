@@ -11,6 +11,8 @@ import { HealthRegistry } from './core/health';
 import { loadInstallId } from './core/install-id';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
+import { timedFetch } from './core/timed-fetch';
+import { MetricsFeed } from './ops/metrics-feed';
 import { createApp } from './http/app';
 import type { HttpDeps } from './http/deps';
 import { configRoutes } from './http/routes/config';
@@ -122,6 +124,12 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const bus = new EventBus();
   const health = new HealthRegistry();
   const metrics = new Metrics();
+  const metricsFeed = new MetricsFeed({ bus, metrics, health });
+  await metricsFeed.start();
+  const timed =
+    (use: 'weather' | 'forecast') =>
+    (kind: string, inner: typeof fetch): typeof fetch =>
+      timedFetch(inner, kind, use, metricsFeed.observeFetch, () => clock.nowMs());
 
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
@@ -164,6 +172,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     modelledKinds: MODELLED_KINDS,
     demo: env.demo,
     fetch: options.fetch,
+    fetchFor: timed('weather'),
   });
   await weather.start();
   health.provideSources(() => weather.sourceHealth());
@@ -184,6 +193,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       fetch: options.fetch ?? fetch,
       clock,
       userAgent: `raincheck/${SERVICE_VERSION} (${REPOSITORY})`,
+      fetchFor: timed('forecast'),
     }),
   });
   await forecast.start();
@@ -391,6 +401,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await forecast.stop();
       await ha.stop();
       await haLink?.stop();
+      await metricsFeed.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
       store?.close();

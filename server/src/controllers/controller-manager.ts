@@ -14,7 +14,7 @@ import type {
   ZoneRunningState,
 } from '../irrigation/dispatch/driver';
 import { dryRunKind, simulatedConfig } from './adapters/dry-run';
-import { asControllerError, unsupported } from './errors';
+import { asControllerError, unsupported, type ControllerError } from './errors';
 import { stationFor, type AnyControllerKind } from './kinds';
 import type { ControllerAdapter, ControllerStatus, HaServices, StationBinding } from './types';
 
@@ -183,19 +183,19 @@ export class ControllerManager implements Module, ValveDriver {
 
   async run(route: ZoneRoute, seconds: number): Promise<void> {
     const entry = this.entryFor(route);
-    await this.command(entry, () => entry.adapter.runZone(route.station, seconds));
+    await this.command(entry, 'run', route.zone, () => entry.adapter.runZone(route.station, seconds));
   }
 
   async stopZone(route: ZoneRoute): Promise<StopScope> {
     const entry = this.entryFor(route);
-    return this.command(entry, () => entry.adapter.stopZone(route.station));
+    return this.command(entry, 'stop', route.zone, () => entry.adapter.stopZone(route.station));
   }
 
   async stopAll(): Promise<{ controller_id: string; error: Error }[]> {
     const results = await Promise.all(
       [...this.entries.values()].map(async (entry) => {
         try {
-          await this.command(entry, () => entry.adapter.stopAll());
+          await this.command(entry, 'stop_all', null, () => entry.adapter.stopAll());
           return null;
         } catch (err) {
           return { controller_id: entry.entry.id, error: err as Error };
@@ -249,7 +249,7 @@ export class ControllerManager implements Module, ValveDriver {
   async scanZones(controllerId: string): Promise<{ station: string; name: string }[]> {
     const entry = this.entries.get(controllerId);
     if (!entry) throw unsupported(controllerId, 'be found: it is not configured or not enabled');
-    return this.command(entry, () => entry.adapter.scanZones());
+    return this.command(entry, 'scan_zones', null, () => entry.adapter.scanZones());
   }
 
   // --- building and reloading ----------------------------------------------------
@@ -330,8 +330,10 @@ export class ControllerManager implements Module, ValveDriver {
     try {
       await entry.adapter.start();
     } catch (err) {
-      entry.lastError = asControllerError(entry.entry.id, err).message;
+      const error = asControllerError(entry.entry.id, err);
+      entry.lastError = error.message;
       this.log.warn({ controller: entry.entry.id, err: entry.lastError }, 'controller did not start');
+      this.announceFailure(entry, error, 'start', null);
     }
     if (!entry.adapter.capabilities.state_readback) return;
     void this.read(entry);
@@ -362,10 +364,11 @@ export class ControllerManager implements Module, ValveDriver {
       entry.status = await entry.adapter.readStatus();
       entry.lastError = null;
     } catch (err) {
-      const message = asControllerError(entry.entry.id, err).message;
-      if (message !== entry.lastError)
-        this.log.warn({ controller: entry.entry.id, err: message }, 'readback failed');
-      entry.lastError = message;
+      const error = asControllerError(entry.entry.id, err);
+      if (error.message !== entry.lastError)
+        this.log.warn({ controller: entry.entry.id, err: error.message }, 'readback failed');
+      entry.lastError = error.message;
+      this.announceFailure(entry, error, 'readback', null);
       return;
     }
     this.announce(entry, entry.status);
@@ -389,17 +392,36 @@ export class ControllerManager implements Module, ValveDriver {
   }
 
   /** Runs a command, maps its failure to a ControllerError and reads state back soon after. */
-  private async command<T>(entry: Entry, call: () => Promise<T>): Promise<T> {
+  private async command<T>(
+    entry: Entry,
+    action: string,
+    zone: string | null,
+    call: () => Promise<T>,
+  ): Promise<T> {
     let result: T;
     try {
       result = await call();
     } catch (err) {
       const error = asControllerError(entry.entry.id, err);
       entry.lastError = error.message;
+      this.announceFailure(entry, error, action, zone);
       throw error;
     }
     if (entry.adapter.capabilities.state_readback) void this.read(entry);
     return result;
+  }
+
+  /** Every failure is announced (metrics count them; notify/ coalesces repeats before telling the owner). */
+  private announceFailure(entry: Entry, error: ControllerError, action: string, zone: string | null): void {
+    this.deps.bus.emit('controller.failure', {
+      controller_id: entry.entry.id,
+      kind: entry.adapter.kind,
+      code: error.code,
+      message: error.message,
+      zone,
+      action,
+      epoch: epochSeconds(this.deps.clock),
+    });
   }
 
   private entryFor(route: ZoneRoute): Entry {
