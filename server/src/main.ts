@@ -13,6 +13,13 @@ import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
 import { timedFetch } from './core/timed-fetch';
 import { MetricsFeed } from './ops/metrics-feed';
+import {
+  applyStagedRestore,
+  pendingRestore,
+  removeLeftovers,
+  RESTORE_RESTART_REASON,
+} from './ops/restore/staged';
+import { backupRoutes } from './http/routes/backup';
 import { createApp } from './http/app';
 import type { HttpDeps } from './http/deps';
 import { configRoutes } from './http/routes/config';
@@ -90,6 +97,8 @@ export interface ServiceOptions {
   mqttRepublishDelayMs?: () => number;
   /** Keys the validated-config cache (ConfigServiceDeps.buildId); tests running from sources inject one. */
   buildId?: string | null;
+  /** POST /backup/restore size limits (tests shrink them). */
+  restoreLimits?: HttpDeps['restoreLimits'];
 }
 
 export interface Service {
@@ -131,6 +140,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     (kind: string, inner: typeof fetch): typeof fetch =>
       timedFetch(inner, kind, use, metricsFeed.observeFetch, () => clock.nowMs());
 
+  // A database a restore staged swaps in before the store opens it (ops/restore/staged.ts).
+  removeLeftovers(env.dataDir);
+  applyStagedRestore(env.dataDir, DATABASE_FILE, logger);
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
 
@@ -259,7 +271,15 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     weather,
     forecast,
     compute: computeIrrigation,
-    hardware: controllers,
+    hardware: {
+      zoneStates: () => controllers.zoneStates(),
+      hardwareFacts: () => controllers.hardwareFacts(),
+      // A restore's staged database is one more reason to restart (spec 2.5 restart_required).
+      restartReasons: () =>
+        pendingRestore(env.dataDir)
+          ? [...controllers.restartReasons(), RESTORE_RESTART_REASON]
+          : controllers.restartReasons(),
+    },
     ha: ha.irrigationView,
   });
   await irrigation.start();
@@ -342,6 +362,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     isAuthenticated: (request) => authenticator.isAuthenticated(request),
     authRequired: () => policy().mode === 'required',
     ha: ha.http,
+    ...(options.restoreLimits ? { restoreLimits: options.restoreLimits } : {}),
   };
   const app = createApp(
     logger,
@@ -367,6 +388,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       irrigationHistoryRoutes(deps),
       ...webAppRoutes(deps),
       wizardRoutes(deps),
+      backupRoutes(deps),
     ],
     authenticator.gate,
   );
