@@ -20,6 +20,9 @@ import {
   RESTORE_RESTART_REASON,
 } from './ops/restore/staged';
 import { backupRoutes } from './http/routes/backup';
+import { systemRoutes } from './http/routes/system';
+import { Restarter, supervisorFrom } from './ops/restart';
+import type { IrrigationSnapshot } from './irrigation/snapshot-schema';
 import { createApp } from './http/app';
 import type { HttpDeps } from './http/deps';
 import { configRoutes } from './http/routes/config';
@@ -99,6 +102,8 @@ export interface ServiceOptions {
   buildId?: string | null;
   /** POST /backup/restore size limits (tests shrink them). */
   restoreLimits?: HttpDeps['restoreLimits'];
+  /** POST /system/restart in exit mode: graceful stop and exit 0 (run() wires its shutdown; default SIGTERM to self). */
+  exit?: () => void;
 }
 
 export interface Service {
@@ -296,6 +301,13 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   await scheduler.start();
   const actions = new ActionExecutor({ irrigation, dispatcher, clock });
+  const restarter = new Restarter({
+    logger,
+    runningZones: () => runningZones(irrigation.snapshot(), dispatcher.activeRuns().keys()),
+    supervisor: supervisorFrom(env.vars),
+    exit: options.exit ?? (() => process.kill(process.pid, 'SIGTERM')),
+    fetch: options.fetch ?? fetch,
+  });
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
@@ -389,6 +401,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       ...webAppRoutes(deps),
       wizardRoutes(deps),
       backupRoutes(deps),
+      systemRoutes(deps, restarter),
     ],
     authenticator.gate,
   );
@@ -460,6 +473,13 @@ function loadHaLink(): typeof HaLink {
   return (require('./ha/ha-link') as typeof import('./ha/ha-link')).HaLink;
 }
 
+/** Zones known to run (snapshot `running` with `running_known`) and those the dispatcher is running. */
+function runningZones(snapshot: IrrigationSnapshot | null, dispatched: Iterable<string>): string[] {
+  const zones = new Set(dispatched);
+  for (const zone of snapshot?.zones ?? []) if (zone.running && zone.running_known) zones.add(zone.slug);
+  return [...zones].sort();
+}
+
 /** Before any config exists the policy is auth disabled, as for an upgraded install (built when first needed). */
 const disabledAuth = once(() => authSchema.parse({}));
 
@@ -497,10 +517,10 @@ async function run(): Promise<void> {
     }
     throw err;
   }
-  const service = await createService(env);
+  let stopping = false;
+  const service = await createService(env, { exit: () => shutdown('restart') });
   await service.listen();
   settleMemoryAfterBoot();
-  let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
