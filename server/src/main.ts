@@ -21,6 +21,9 @@ import {
 } from './ops/restore/staged';
 import { backupRoutes } from './http/routes/backup';
 import { systemRoutes } from './http/routes/system';
+import { diagnosticsRoutes } from './http/routes/diagnostics';
+import { Diagnostics, type NotificationStatesProvider } from './ops/diagnostics/diagnostics';
+import { LogRing } from './core/log-ring';
 import { Restarter, supervisorFrom } from './ops/restart';
 import type { IrrigationSnapshot } from './irrigation/snapshot-schema';
 import { createApp } from './http/app';
@@ -102,6 +105,10 @@ export interface ServiceOptions {
   buildId?: string | null;
   /** POST /backup/restore size limits (tests shrink them). */
   restoreLimits?: HttpDeps['restoreLimits'];
+  /** Where the last warnings and errors are kept for /diagnostics (tests pass the ring their logger writes to). */
+  logRing?: LogRing;
+  /** Notification channel states for /diagnostics (the notify domain provides them). */
+  notificationStates?: NotificationStatesProvider | null;
   /** POST /system/restart in exit mode: graceful stop and exit 0 (run() wires its shutdown; default SIGTERM to self). */
   exit?: () => void;
 }
@@ -121,7 +128,8 @@ export interface Service {
 
 export async function createService(env: RuntimeEnv, options: ServiceOptions = {}): Promise<Service> {
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createRootLogger(env.logLevel);
+  const logRing = options.logRing ?? new LogRing();
+  const logger = options.logger ?? createRootLogger(env.logLevel, { ring: logRing });
   const startedAtMs = clock.nowMs();
   registerBuiltinKinds();
   const haOptions = haLinkOptionsFromEnv(env.vars);
@@ -402,6 +410,21 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       wizardRoutes(deps),
       backupRoutes(deps),
       systemRoutes(deps, restarter),
+      diagnosticsRoutes(
+        new Diagnostics({
+          clock,
+          startedAtMs,
+          env,
+          databaseFile: join(env.dataDir, DATABASE_FILE),
+          config,
+          health,
+          store,
+          controllers: () => controllers.health(),
+          fetches: () => metricsFeed.fetches(),
+          logRing,
+          notifications: options.notificationStates ?? null,
+        }),
+      ),
     ],
     authenticator.gate,
   );

@@ -260,6 +260,11 @@ export class ConfigService {
     return changedPaths(this.storedDocument, migrated);
   }
 
+  /** The stored document with its secrets, for /diagnostics' scrubber only (never served). */
+  storedDocumentForScrubbing(): JsonObject | null {
+    return this.storedDocument;
+  }
+
   /** The config file's text as written, or null (the restore preview compares it). */
   storedText(): string | null {
     return existsSync(this.deps.env.configPath) ? readFileSync(this.deps.env.configPath, 'utf8') : null;
