@@ -21,6 +21,7 @@ import {
 } from './ops/restore/staged';
 import { backupRoutes } from './http/routes/backup';
 import { systemRoutes } from './http/routes/system';
+import { adoptDatabaseSnapshot } from './ops/ha-backup/database-snapshot';
 import { diagnosticsRoutes } from './http/routes/diagnostics';
 import { Diagnostics, type NotificationStatesProvider } from './ops/diagnostics/diagnostics';
 import { LogRing } from './core/log-ring';
@@ -156,6 +157,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   // A database a restore staged swaps in before the store opens it (ops/restore/staged.ts).
   removeLeftovers(env.dataDir);
   applyStagedRestore(env.dataDir, DATABASE_FILE, logger);
+  if (adoptDatabaseSnapshot(env.dataDir, DATABASE_FILE)) {
+    logger.child({ module: 'restore' }).warn('restored the database from a Home Assistant backup');
+  }
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
 
