@@ -3,11 +3,12 @@ import { AccountSection } from './settings/account-section';
 import { ConfigSection } from './settings/config-section';
 import { RawSection } from './settings/raw-section';
 import { SnapshotsSection } from './settings/snapshots-section';
+import { SystemSection } from './settings/system-section';
 import { ThresholdsSection } from './settings/thresholds-section';
 import { UnitsSection } from './settings/units-section';
 import './settings/settings.css';
 
-/** /settings/<section>: the configuration (form and raw), snapshots, thresholds, account and units. */
+/** /settings/<section>: the configuration (form and raw), snapshots, thresholds, account, units, and system (backup, restore, restart, diagnostics). */
 
 const SECTIONS = [
   { id: 'config', label: 'Configuration' },
@@ -16,6 +17,7 @@ const SECTIONS = [
   { id: 'thresholds', label: 'Thresholds' },
   { id: 'account', label: 'Account' },
   { id: 'units', label: 'Units' },
+  { id: 'system', label: 'System' },
 ] as const;
 
 type SectionId = (typeof SECTIONS)[number]['id'];
@@ -54,6 +56,7 @@ export default function SettingsPage({
         {current === 'thresholds' && <ThresholdsSection />}
         {current === 'account' && <AccountSection />}
         {current === 'units' && <UnitsSection onUnitsChange={onUnitsChange} />}
+        {current === 'system' && <SystemSection />}
         {!known && (
           <section class="card">
             <h2>No such section</h2>
