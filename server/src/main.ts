@@ -23,7 +23,7 @@ import { backupRoutes } from './http/routes/backup';
 import { systemRoutes } from './http/routes/system';
 import { adoptDatabaseSnapshot } from './ops/ha-backup/database-snapshot';
 import { diagnosticsRoutes } from './http/routes/diagnostics';
-import { Diagnostics, type NotificationStatesProvider } from './ops/diagnostics/diagnostics';
+import type { Diagnostics, NotificationStatesProvider } from './ops/diagnostics/diagnostics';
 import { LogRing } from './core/log-ring';
 import { Restarter, supervisorFrom } from './ops/restart';
 import type { IrrigationSnapshot } from './irrigation/snapshot-schema';
@@ -415,19 +415,20 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       backupRoutes(deps),
       systemRoutes(deps, restarter),
       diagnosticsRoutes(
-        new Diagnostics({
-          clock,
-          startedAtMs,
-          env,
-          databaseFile: join(env.dataDir, DATABASE_FILE),
-          config,
-          health,
-          store,
-          controllers: () => controllers.health(),
-          fetches: () => metricsFeed.fetches(),
-          logRing,
-          notifications: options.notificationStates ?? null,
-        }),
+        () =>
+          new (loadDiagnostics())({
+            clock,
+            startedAtMs,
+            env,
+            databaseFile: join(env.dataDir, DATABASE_FILE),
+            config,
+            health,
+            store,
+            controllers: () => controllers.health(),
+            fetches: () => metricsFeed.fetches(),
+            logRing,
+            notifications: options.notificationStates ?? null,
+          }),
       ),
     ],
     authenticator.gate,
@@ -488,6 +489,12 @@ function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarSe
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = require('./radar/radar-service') as typeof import('./radar/radar-service');
   return new module.RadarService(deps);
+}
+
+function loadDiagnostics(): typeof Diagnostics {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./ops/diagnostics/diagnostics') as typeof import('./ops/diagnostics/diagnostics'))
+    .Diagnostics;
 }
 
 function loadMqttPublisher(): typeof MqttPublisher {

@@ -6,12 +6,14 @@ import { queryFlag } from '../query';
  * GET /diagnostics (spec 4.1, v1-only, credentials when auth is required):
  * the scrubbed report (ops/diagnostics, body in docs/operations.md).
  * `?download=1` adds an attachment file name for the web app's button.
+ * The report's code loads on the first request (main.ts passes a factory).
  */
-export function diagnosticsRoutes(diagnostics: Diagnostics): DomainRoutes {
+export function diagnosticsRoutes(create: () => Diagnostics): DomainRoutes {
+  let diagnostics: Diagnostics | null = null;
   return {
     v1Only: (scope) => {
       scope.get('/diagnostics', async (request, reply) => {
-        const body = diagnostics.build();
+        const body = (diagnostics ??= create()).build();
         reply.header('Cache-Control', 'no-store');
         if (queryFlag(request, 'download')) {
           reply.header('Content-Disposition', 'attachment; filename="raincheck-diagnostics.json"');
