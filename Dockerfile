@@ -50,7 +50,7 @@ COPY icon.png ./
 COPY web ./web
 COPY bin ./bin
 COPY addon/run.sh /run.sh
-RUN chmod 0755 /run.sh /app/bin/raincheck
+RUN chmod 0755 /run.sh /app/bin/raincheck /app/bin/raincheck-ha-backup
 # RAINCHECK_USER: run.sh hands /data (root-owned in HA) to this user and
 # drops root before starting the service.
 ENV NODE_ENV=production \

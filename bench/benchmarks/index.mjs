@@ -1,4 +1,5 @@
 import authThroughput from './auth-throughput.mjs';
+import backup from './backup.mjs';
 import bundleSize from './bundle-size.mjs';
 import coldStart from './cold-start.mjs';
 import engineRecompute from './engine-recompute.mjs';
@@ -38,4 +39,5 @@ export default [
   engineRecompute,
   ...history,
   ...bundleSize,
+  ...backup,
 ];

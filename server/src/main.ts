@@ -11,6 +11,22 @@ import { HealthRegistry } from './core/health';
 import { loadInstallId } from './core/install-id';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
+import { timedFetch } from './core/timed-fetch';
+import { MetricsFeed } from './ops/metrics-feed';
+import {
+  applyStagedRestore,
+  pendingRestore,
+  removeLeftovers,
+  RESTORE_RESTART_REASON,
+} from './ops/restore/staged';
+import { backupRoutes } from './http/routes/backup';
+import { systemRoutes } from './http/routes/system';
+import { adoptDatabaseSnapshot } from './ops/ha-backup/database-snapshot';
+import { diagnosticsRoutes } from './http/routes/diagnostics';
+import type { Diagnostics } from './ops/diagnostics/diagnostics';
+import { LogRing } from './core/log-ring';
+import { Restarter, supervisorFrom } from './ops/restart';
+import type { IrrigationSnapshot } from './irrigation/snapshot-schema';
 import { createApp } from './http/app';
 import type { HttpDeps } from './http/deps';
 import { configRoutes } from './http/routes/config';
@@ -93,6 +109,12 @@ export interface ServiceOptions {
   buildId?: string | null;
   /** Notification delivery knobs tests shorten or point at their peers (back-off, SMTP TLS trust). */
   notify?: Pick<NotifyServiceDeps, 'retryDelaysMs' | 'smtpTls'>;
+  /** POST /backup/restore size limits (tests shrink them). */
+  restoreLimits?: HttpDeps['restoreLimits'];
+  /** Where the last warnings and errors are kept for /diagnostics (tests pass the ring their logger writes to). */
+  logRing?: LogRing;
+  /** POST /system/restart in exit mode: graceful stop and exit 0 (run() wires its shutdown; default SIGTERM to self). */
+  exit?: () => void;
 }
 
 export interface Service {
@@ -111,7 +133,8 @@ export interface Service {
 
 export async function createService(env: RuntimeEnv, options: ServiceOptions = {}): Promise<Service> {
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createRootLogger(env.logLevel);
+  const logRing = options.logRing ?? new LogRing();
+  const logger = options.logger ?? createRootLogger(env.logLevel, { ring: logRing });
   const startedAtMs = clock.nowMs();
   registerBuiltinKinds();
   const haOptions = haLinkOptionsFromEnv(env.vars);
@@ -128,7 +151,19 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const bus = new EventBus();
   const health = new HealthRegistry();
   const metrics = new Metrics();
+  const metricsFeed = new MetricsFeed({ bus, metrics, health });
+  await metricsFeed.start();
+  const timed =
+    (use: 'weather' | 'forecast') =>
+    (kind: string, inner: typeof fetch): typeof fetch =>
+      timedFetch(inner, kind, use, metricsFeed.observeFetch, () => clock.nowMs());
 
+  // A database a restore staged swaps in before the store opens it (ops/restore/staged.ts).
+  removeLeftovers(env.dataDir);
+  applyStagedRestore(env.dataDir, DATABASE_FILE, logger);
+  if (adoptDatabaseSnapshot(env.dataDir, DATABASE_FILE)) {
+    logger.child({ module: 'restore' }).warn('restored the database from a Home Assistant backup');
+  }
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
 
@@ -183,6 +218,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     modelledKinds: MODELLED_KINDS,
     demo: env.demo,
     fetch: options.fetch,
+    fetchFor: timed('weather'),
   });
   await weather.start();
   health.provideSources(() => weather.sourceHealth());
@@ -203,6 +239,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       fetch: options.fetch ?? fetch,
       clock,
       userAgent: `raincheck/${SERVICE_VERSION} (${REPOSITORY})`,
+      fetchFor: timed('forecast'),
     }),
   });
   await forecast.start();
@@ -268,7 +305,15 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     weather,
     forecast,
     compute: computeIrrigation,
-    hardware: controllers,
+    hardware: {
+      zoneStates: () => controllers.zoneStates(),
+      hardwareFacts: () => controllers.hardwareFacts(),
+      // A restore's staged database is one more reason to restart (spec 2.5 restart_required).
+      restartReasons: () =>
+        pendingRestore(env.dataDir)
+          ? [...controllers.restartReasons(), RESTORE_RESTART_REASON]
+          : controllers.restartReasons(),
+    },
     ha: ha.irrigationView,
   });
   await irrigation.start();
@@ -285,6 +330,13 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   await scheduler.start();
   const actions = new ActionExecutor({ irrigation, dispatcher, clock });
+  const restarter = new Restarter({
+    logger,
+    runningZones: () => runningZones(irrigation.snapshot(), dispatcher.activeRuns().keys()),
+    supervisor: supervisorFrom(env.vars),
+    exit: options.exit ?? (() => process.kill(process.pid, 'SIGTERM')),
+    fetch: options.fetch ?? fetch,
+  });
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
@@ -352,6 +404,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     authRequired: () => policy().mode === 'required',
     ha: ha.http,
     notify,
+    ...(options.restoreLimits ? { restoreLimits: options.restoreLimits } : {}),
   };
   const app = createApp(
     logger,
@@ -379,6 +432,24 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       wizardRoutes(deps),
       pushRoutes(deps),
       notificationsRoutes(deps),
+      backupRoutes(deps),
+      systemRoutes(deps, restarter),
+      diagnosticsRoutes(
+        () =>
+          new (loadDiagnostics())({
+            clock,
+            startedAtMs,
+            env,
+            databaseFile: join(env.dataDir, DATABASE_FILE),
+            config,
+            health,
+            store,
+            controllers: () => controllers.health(),
+            fetches: () => metricsFeed.fetches(),
+            logRing,
+            notifications: notify,
+          }),
+      ),
     ],
     authenticator.gate,
   );
@@ -415,6 +486,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await forecast.stop();
       await ha.stop();
       await haLink?.stop();
+      await metricsFeed.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
       store?.close();
@@ -441,6 +513,12 @@ function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarSe
   return new module.RadarService(deps);
 }
 
+function loadDiagnostics(): typeof Diagnostics {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./ops/diagnostics/diagnostics') as typeof import('./ops/diagnostics/diagnostics'))
+    .Diagnostics;
+}
+
 function loadMqttPublisher(): typeof MqttPublisher {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('./ha/mqtt/publisher') as typeof import('./ha/mqtt/publisher')).MqttPublisher;
@@ -449,6 +527,13 @@ function loadMqttPublisher(): typeof MqttPublisher {
 function loadHaLink(): typeof HaLink {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('./ha/ha-link') as typeof import('./ha/ha-link')).HaLink;
+}
+
+/** Zones known to run (snapshot `running` with `running_known`) and those the dispatcher is running. */
+function runningZones(snapshot: IrrigationSnapshot | null, dispatched: Iterable<string>): string[] {
+  const zones = new Set(dispatched);
+  for (const zone of snapshot?.zones ?? []) if (zone.running && zone.running_known) zones.add(zone.slug);
+  return [...zones].sort();
 }
 
 /** Before any config exists the policy is auth disabled, as for an upgraded install (built when first needed). */
@@ -488,10 +573,10 @@ async function run(): Promise<void> {
     }
     throw err;
   }
-  const service = await createService(env);
+  let stopping = false;
+  const service = await createService(env, { exit: () => shutdown('restart') });
   await service.listen();
   settleMemoryAfterBoot();
-  let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -171,6 +171,54 @@ describe('settings', () => {
   });
 });
 
+describe('settings > system', () => {
+  it('downloads a backup, previews and applies its restore, warns before restarting while a zone waters, downloads diagnostics', async () => {
+    const { page: p } = await page();
+    await p.goto(new URL('settings/system', instance.url).href);
+
+    const [backup] = await Promise.all([
+      p.waitForEvent('download'),
+      p.getByRole('link', { name: 'Download backup' }).click(),
+    ]);
+    expect(backup.suggestedFilename()).toMatch(/^raincheck-backup-.*\.tar\.gz$/);
+    const bundle = fs.readFileSync((await backup.path()) as string);
+    expect([...bundle.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+
+    await p.getByLabel('Backup, config or database file').setInputFiles((await backup.path()) as string);
+    const preview = p.getByRole('region', { name: 'Restore preview' });
+    await pwExpect(preview).toHaveText(/A backup of Raincheck/);
+    await pwExpect(preview).toHaveText(/Configuration: the same as now/);
+    await pwExpect(preview).toHaveText(/Database: [\d,]+ run records \(now [\d,]+\)/);
+    await p.getByRole('button', { name: 'Apply restore' }).click();
+    await pwExpect(p.getByRole('status').filter({ hasText: 'swaps in at the next restart' })).toBeVisible();
+
+    const run = await apiCall(instance.url, 'api/v1/irrigation/action', {
+      json: { kind: 'run', zone: 'front_lawn', seconds: 600 },
+    });
+    expect(run.status).toBe(200);
+    try {
+      await p.getByRole('button', { name: 'Restart service' }).click();
+      const warning = p.getByRole('alert').filter({ hasText: 'watering now' });
+      await pwExpect(warning).toHaveText(/Front lawn/);
+      await pwExpect(p.getByRole('button', { name: 'Restart anyway' })).toBeVisible();
+      await p.getByRole('button', { name: 'Cancel' }).click();
+      await pwExpect(p.getByRole('button', { name: 'Restart service' })).toBeVisible();
+    } finally {
+      await apiCall(instance.url, 'api/v1/irrigation/action', { json: { kind: 'stop', zone: 'front_lawn' } });
+    }
+    const health = await apiCall(instance.url, 'api/v1/health');
+    expect(health.status).toBe(200);
+
+    const [diagnostics] = await Promise.all([
+      p.waitForEvent('download'),
+      p.getByRole('link', { name: 'Download diagnostics' }).click(),
+    ]);
+    const report = JSON.parse(fs.readFileSync((await diagnostics.path()) as string, 'utf8'));
+    expect(report.service.name).toBe('raincheck');
+    expect(report.restore.pending).toMatchObject({ from: 'bundle' });
+  });
+});
+
 describe('accessibility basics on every page', () => {
   const PAGES = [
     '',
@@ -184,6 +232,7 @@ describe('accessibility basics on every page', () => {
     'settings/notifications',
     'settings/account',
     'settings/units',
+    'settings/system',
   ];
 
   it.each(PAGES)(

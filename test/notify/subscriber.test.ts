@@ -52,7 +52,13 @@ interface Rig {
 }
 
 async function rig(
-  options: { bus?: EventBus; clock?: ManualClock; store?: Store; peer?: NtfyPeer } = {},
+  options: {
+    bus?: EventBus;
+    clock?: ManualClock;
+    store?: Store;
+    peer?: NtfyPeer;
+    retryDelaysMs?: readonly number[];
+  } = {},
 ): Promise<Rig> {
   const peer = options.peer ?? (await new NtfyPeer({ topic: 'yard' }).start());
   if (!options.peer) peers.push(peer);

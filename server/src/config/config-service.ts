@@ -16,6 +16,7 @@ import type { AppliedConfig, KindConfigs } from './config-types';
 import type { RaincheckConfig } from './schema';
 import { demoSeed } from './demo-config';
 import type { RuntimeEnv } from './env';
+import { changedPaths } from './diff';
 import { copyPlain, isPlainObject, type JsonObject } from './json-walk';
 import { migrateDocument } from './migrate';
 import { Mutex } from '../core/mutex';
@@ -251,6 +252,27 @@ export class ConfigService {
 
   listSnapshots(): SnapshotInfo[] {
     return this.snapshots.list();
+  }
+
+  /** Where a candidate document (a restore) differs from the stored one: paths only, never values. */
+  changesFrom(candidate: JsonObject): string[] {
+    const migrated = withoutNulls(migrateDocument(candidate).doc) as JsonObject;
+    return changedPaths(this.storedDocument, migrated);
+  }
+
+  /** The stored document with its secrets, for /diagnostics' scrubber only (never served). */
+  storedDocumentForScrubbing(): JsonObject | null {
+    return this.storedDocument;
+  }
+
+  /** The config file's text as written, or null (the restore preview compares it). */
+  storedText(): string | null {
+    return existsSync(this.deps.env.configPath) ? readFileSync(this.deps.env.configPath, 'utf8') : null;
+  }
+
+  /** Adds snapshot files a restore brought that are not here yet (same ts); returns how many. */
+  importSnapshots(files: { name: string; text: string }[]): Promise<number> {
+    return this.lock.run(() => this.snapshots.importMissing(files));
   }
 
   save(candidate: unknown, options: SaveOptions): Promise<SaveResult> {

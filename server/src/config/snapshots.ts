@@ -35,6 +35,23 @@ export class SnapshotStore {
     return ts;
   }
 
+  /**
+   * Adds snapshot files (`<ts>.toml`, header included) that are not here yet,
+   * then prunes to the newest 20; returns how many were added.
+   */
+  importMissing(files: { name: string; text: string }[]): number {
+    mkdirSync(this.dir, { recursive: true });
+    let added = 0;
+    for (const { name, text } of files) {
+      const path = join(this.dir, name);
+      if (!NAME.test(name) || existsSync(path)) continue;
+      writeFileAtomic(path, text);
+      added += 1;
+    }
+    this.prune();
+    return added;
+  }
+
   /** Newest first. */
   list(): SnapshotInfo[] {
     return this.names()

@@ -183,23 +183,19 @@ export class ControllerManager implements Module, ValveDriver {
 
   async run(route: ZoneRoute, seconds: number): Promise<void> {
     const entry = this.entryFor(route);
-    await this.command(entry, { action: 'run', zone: route.zone }, () =>
-      entry.adapter.runZone(route.station, seconds),
-    );
+    await this.command(entry, 'run', route.zone, () => entry.adapter.runZone(route.station, seconds));
   }
 
   async stopZone(route: ZoneRoute): Promise<StopScope> {
     const entry = this.entryFor(route);
-    return this.command(entry, { action: 'stop', zone: route.zone }, () =>
-      entry.adapter.stopZone(route.station),
-    );
+    return this.command(entry, 'stop', route.zone, () => entry.adapter.stopZone(route.station));
   }
 
   async stopAll(): Promise<{ controller_id: string; error: Error }[]> {
     const results = await Promise.all(
       [...this.entries.values()].map(async (entry) => {
         try {
-          await this.command(entry, { action: 'stop_all', zone: null }, () => entry.adapter.stopAll());
+          await this.command(entry, 'stop_all', null, () => entry.adapter.stopAll());
           return null;
         } catch (err) {
           return { controller_id: entry.entry.id, error: err as Error };
@@ -254,7 +250,7 @@ export class ControllerManager implements Module, ValveDriver {
     const entry = this.entries.get(controllerId);
     if (!entry) throw unsupported(controllerId, 'be found: it is not configured or not enabled');
     // A wizard scan is the owner at the screen: its failure is answered, not announced.
-    return this.command(entry, null, () => entry.adapter.scanZones());
+    return this.command(entry, null, null, () => entry.adapter.scanZones());
   }
 
   // --- building and reloading ----------------------------------------------------
@@ -335,8 +331,10 @@ export class ControllerManager implements Module, ValveDriver {
     try {
       await entry.adapter.start();
     } catch (err) {
-      entry.lastError = asControllerError(entry.entry.id, err).message;
+      const error = asControllerError(entry.entry.id, err);
+      entry.lastError = error.message;
       this.log.warn({ controller: entry.entry.id, err: entry.lastError }, 'controller did not start');
+      this.announceFailure(entry, error, 'start', null);
     }
     if (!entry.adapter.capabilities.state_readback) return;
     void this.read(entry);
@@ -368,11 +366,10 @@ export class ControllerManager implements Module, ValveDriver {
       entry.lastError = null;
     } catch (err) {
       const error = asControllerError(entry.entry.id, err);
-      if (error.message !== entry.lastError) {
+      if (error.message !== entry.lastError)
         this.log.warn({ controller: entry.entry.id, err: error.message }, 'readback failed');
-        this.announceFailure(entry, error, { action: 'readback', zone: null });
-      }
       entry.lastError = error.message;
+      this.announceFailure(entry, error, 'readback', null);
       return;
     }
     this.announce(entry, entry.status);
@@ -397,11 +394,12 @@ export class ControllerManager implements Module, ValveDriver {
 
   /**
    * Runs a command, maps its failure to a ControllerError (announced as
-   * `controller.failure` when `what` names it) and reads state back soon after.
+   * `controller.failure` unless `action` is null) and reads state back soon after.
    */
   private async command<T>(
     entry: Entry,
-    what: { action: string; zone: string | null } | null,
+    action: string | null,
+    zone: string | null,
     call: () => Promise<T>,
   ): Promise<T> {
     let result: T;
@@ -410,25 +408,22 @@ export class ControllerManager implements Module, ValveDriver {
     } catch (err) {
       const error = asControllerError(entry.entry.id, err);
       entry.lastError = error.message;
-      if (what) this.announceFailure(entry, error, what);
+      if (action !== null) this.announceFailure(entry, error, action, zone);
       throw error;
     }
     if (entry.adapter.capabilities.state_readback) void this.read(entry);
     return result;
   }
 
-  private announceFailure(
-    entry: Entry,
-    error: ControllerError,
-    what: { action: string; zone: string | null },
-  ): void {
+  /** Every failure is announced (metrics count them; notify/ coalesces repeats before telling the owner). */
+  private announceFailure(entry: Entry, error: ControllerError, action: string, zone: string | null): void {
     this.deps.bus.emit('controller.failure', {
       controller_id: entry.entry.id,
-      kind: entry.entry.kind,
+      kind: entry.adapter.kind,
       code: error.code,
       message: error.message,
-      zone: what.zone,
-      action: what.action,
+      zone,
+      action,
       epoch: epochSeconds(this.deps.clock),
     });
   }

@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { LogRing } from './log-ring';
 
 /**
  * The root logger. Every module takes a named child (`logger.child({ module })`)
@@ -23,13 +24,30 @@ export const REDACTED_LOG_PATHS = [
   'req.headers["x-api-key"]',
 ];
 
-export function createRootLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export interface RootLoggerOptions {
+  /** Also keeps warnings and errors here (/diagnostics). */
+  ring?: LogRing;
+  /** Where lines go; standard output by default. */
+  destination?: DestinationStream;
+}
+
+export function createRootLogger(
+  level = process.env.LOG_LEVEL ?? 'info',
+  options: RootLoggerOptions = {},
+): Logger {
+  const settings = {
     level,
     base: { service: 'raincheck' },
     redact: { paths: REDACTED_LOG_PATHS, censor: '***redacted***' },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  const destination = options.destination ?? pino.destination(1);
+  if (!options.ring) return pino(settings, destination);
+  const streams = pino.multistream([
+    ...(level === 'silent' ? [] : [{ level: level as pino.Level, stream: destination }]),
+    { level: 'warn' as const, stream: options.ring },
+  ]);
+  return pino(settings, streams);
 }
 
 /** A logger that writes nothing: for tests and benchmarks that do not read logs. */

@@ -163,6 +163,36 @@ const REQUEST_BODIES: Record<string, Json> = {
       },
     },
   },
+  'POST /backup/restore': {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: {
+              type: 'string',
+              contentMediaType: 'application/octet-stream',
+              description:
+                'a backup bundle (tar.gz from GET /backup), a bare config (TOML) or a bare database (SQLite)',
+            },
+          },
+        },
+      },
+    },
+  },
+  'POST /system/restart': {
+    required: false,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { force: { type: 'boolean', description: 'restart even while zones water' } },
+        },
+      },
+    },
+  },
 };
 
 function query(name: string, schema: Json, description: string, required = false): Json {
@@ -217,10 +247,22 @@ const QUERY_PARAMETERS: Record<string, Json[]> = {
   'PUT /config': [allowRename],
   'PUT /config/raw': [allowRename],
   'POST /config/rollback': [query('to', { type: 'string' }, 'legacy form of {ts}')],
+  'POST /backup/restore': [
+    query('dry_run', { type: 'string', enum: ['1'] }, 'check and answer what would change; change nothing'),
+  ],
+  'GET /diagnostics': [query('download', { type: 'string', enum: ['1'] }, 'answer as an attachment')],
 };
 
 const SUCCESS: Record<string, [string, Json]> = {
   'POST /zones/photo': ['201', { $ref: '#/components/schemas/ZonePhoto' }],
+  'POST /system/restart': [
+    '202',
+    {
+      type: 'object',
+      required: ['mode'],
+      properties: { mode: { type: 'string', enum: ['supervisor', 'exit'] } },
+    },
+  ],
 };
 
 /** `/api/v1/auth/tokens/:id` -> `/api/v1/auth/tokens/{id}` and its parameter names. */

@@ -31,6 +31,8 @@ export interface ForecastFactoryOptions {
   fetch: typeof fetch;
   clock: Clock;
   userAgent: string;
+  /** Wraps the fetch one provider kind is given (main.ts: latency and error metrics). */
+  fetchFor?: (kind: string, inner: typeof fetch) => typeof fetch;
 }
 
 export function createForecastFactory(options: ForecastFactoryOptions): ForecastProviderFactory {
@@ -43,7 +45,7 @@ export function createForecastFactory(options: ForecastFactoryOptions): Forecast
     const common = {
       id,
       baseUrl,
-      fetch: options.fetch,
+      fetch: options.fetchFor ? options.fetchFor(kind, options.fetch) : options.fetch,
       clock: options.clock,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     };

@@ -24,12 +24,26 @@ export function haLinkOptionsFromEnv(
   vars: Readonly<Record<string, string | undefined>>,
 ): HaLinkEnvOptions | null {
   const supervisorToken = vars.SUPERVISOR_TOKEN?.trim();
-  if (supervisorToken) return { url: ADDON_WEBSOCKET_URL, token: supervisorToken, mode: 'addon' };
+  if (supervisorToken) return { url: addonWebsocketUrl(vars), token: supervisorToken, mode: 'addon' };
   const rawUrl = vars.HA_URL?.trim();
   const token = vars.HA_TOKEN?.trim();
   if (!rawUrl || !token) return null;
   const url = toWebsocketUrl(rawUrl);
   return url ? { url, token, mode: 'standalone' } : null;
+}
+
+/** Core's websocket through the Supervisor; SUPERVISOR_API (as addon/run.sh reads it) moves the Supervisor. */
+function addonWebsocketUrl(vars: Readonly<Record<string, string | undefined>>): string {
+  const api = vars.SUPERVISOR_API?.trim();
+  if (!api) return ADDON_WEBSOCKET_URL;
+  try {
+    const url = new URL(api);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/core/websocket`;
+    return url.toString();
+  } catch {
+    return ADDON_WEBSOCKET_URL;
+  }
 }
 
 /** `http://ha.local:8123` -> `ws://ha.local:8123/api/websocket`; a websocket URL is kept. Null when unusable. */

@@ -56,6 +56,8 @@ export interface HttpDeps {
   notify: NotifyService;
   /** Home Assistant, when the environment configures it (absent or link null: standalone). */
   ha?: HttpHaDeps;
+  /** POST /backup/restore size limits (tests shrink them; ops/restore/restore-service.ts has the defaults). */
+  restoreLimits?: { maxUploadBytes: number; maxUnpackedBytes: number };
 }
 
 /** What routes read of Home Assistant: the link (null when not configured) and its location facts. */

@@ -216,6 +216,23 @@ export class NotifyService implements Module {
   }
 
   /** For GET /diagnostics (issue 21): channel states, push facts and the last deliveries, no secrets. */
+  /** Each channel's state for GET /diagnostics (ops/diagnostics' NotificationStatesProvider). */
+  channelStates(): {
+    channel: string;
+    enabled: boolean;
+    last_delivery_epoch: number | null;
+    last_failure_epoch: number | null;
+    last_error: string | null;
+  }[] {
+    return this.status().channels.map((c) => ({
+      channel: c.id,
+      enabled: c.configured,
+      last_delivery_epoch: c.last_sent?.epoch ?? null,
+      last_failure_epoch: c.last_failure?.epoch ?? null,
+      last_error: c.last_failure?.detail ?? null,
+    }));
+  }
+
   diagnostics(): Pick<NotifyStatus, 'push' | 'links' | 'channels' | 'recent'> {
     const { push, links, channels } = this.status();
     return { push, links, channels, recent: this.deliveries.recent(50) };

@@ -1,7 +1,7 @@
-import type { Multipart } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger';
 import { ApiError, badRequest } from '../http/errors';
+import { isMultipartRequest, multipartParts } from '../http/multipart';
 import { ACCEPTED_EXTENSIONS, declaredSvg, sniffPhoto } from './sniff';
 import { PhotoStore } from './store';
 
@@ -10,52 +10,14 @@ import { PhotoStore } from './store';
  * registers the route at boot and requires this module lazily; most
  * instances never take a photo, and the multipart parser is not free at idle).
  *
- * @fastify/multipart does the parsing. A fastify plugin can only be
- * registered before the app is ready, so instead of registering it, this
- * module runs the plugin's own function once against a minimal host that
- * records the request decorators it installs (`parts`, `file`, and the
- * handler behind them), then calls them on a view of the request. Only the
- * stream API is used (no temp files, so its cleanup hooks are not needed).
- * The upload tests exercise this whole path: an upgrade of the plugin that
- * needs more of the host fails them.
+ * @fastify/multipart does the parsing, through http/multipart.ts (shared
+ * with the backup restore).
  */
 
 export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
 
 const LIMITS = { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 0 };
 const EXPECTED = 'expected multipart/form-data with one file in the field "file"';
-
-type Decorations = Map<string | symbol, unknown>;
-let decorations: Decorations | null = null;
-
-function multipartDecorations(): Decorations {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const plugin = (require('@fastify/multipart') as typeof import('@fastify/multipart')).fastifyMultipart;
-  const found: Decorations = new Map();
-  const ignore = () => undefined;
-  const host = {
-    initialConfig: { bodyLimit: PHOTO_MAX_BYTES },
-    addContentTypeParser: ignore,
-    addHook: ignore,
-    addSchema: ignore,
-    decorate: ignore,
-    hasRequestDecorator: (name: string | symbol) => found.has(name),
-    decorateRequest: (name: string | symbol, value: unknown) => void found.set(name, value),
-  };
-  let failure: unknown = null;
-  plugin(host as never, { limits: LIMITS, throwFileSizeLimit: true }, (err) => (failure = err ?? null));
-  if (failure) throw failure;
-  return found;
-}
-
-/** The parts of a multipart request, through the plugin's decorators on a view of the request. */
-function partsOf(request: FastifyRequest): AsyncIterableIterator<Multipart> {
-  decorations ??= multipartDecorations();
-  const view = Object.create(request) as FastifyRequest;
-  for (const [key, value] of decorations) Object.defineProperty(view, key, { value, writable: true });
-  Object.defineProperty(view, 'isMultipart', { value: () => true });
-  return view.parts();
-}
 
 function unsupported(detail: string): ApiError {
   return new ApiError(
@@ -95,15 +57,11 @@ interface Upload {
   filename: string;
 }
 
-function isMultipartRequest(request: FastifyRequest): boolean {
-  return /^multipart\/form-data\s*;/i.test(request.headers['content-type'] ?? '');
-}
-
 async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!isMultipartRequest(request)) throw badRequest('invalid_body', EXPECTED);
   let upload: Upload | null = null;
   try {
-    for await (const part of partsOf(request)) {
+    for await (const part of multipartParts(request, LIMITS)) {
       if (part.type !== 'file' || part.fieldname !== 'file' || upload) {
         if (part.type === 'file') part.file.resume();
         throw badRequest('invalid_body', `${EXPECTED}; got the ${part.type} field "${part.fieldname}"`);

@@ -56,6 +56,8 @@ export interface WeatherServiceDeps {
   /** DEMO=1: a synthetic replay source runs even when the config names none. */
   demo: boolean;
   fetch?: typeof fetch;
+  /** Wraps the fetch one source kind is given (main.ts: latency and error metrics). */
+  fetchFor?: (kind: string, inner: typeof fetch) => typeof fetch;
 }
 
 interface SourceRuntime {
@@ -325,12 +327,17 @@ export class WeatherService implements Module {
       clock: this.deps.clock,
       logger: this.log.child({ source: entry.id, kind: entry.kind }),
       location,
-      fetch: this.deps.fetch ?? fetch,
+      fetch: this.sourceFetch(entry.kind),
       sink: {
         publish: (batch) => this.accept(runtime, batch),
         contact: (ok, note) => this.contact(runtime, ok, note),
       },
     });
+  }
+
+  private sourceFetch(kind: string): typeof fetch {
+    const inner = this.deps.fetch ?? fetch;
+    return this.deps.fetchFor ? this.deps.fetchFor(kind, inner) : inner;
   }
 
   private async startRuntime(runtime: SourceRuntime): Promise<void> {

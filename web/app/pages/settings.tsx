@@ -4,11 +4,12 @@ import { ConfigSection } from './settings/config-section';
 import { NotificationsSection } from './settings/notifications-section';
 import { RawSection } from './settings/raw-section';
 import { SnapshotsSection } from './settings/snapshots-section';
+import { SystemSection } from './settings/system-section';
 import { ThresholdsSection } from './settings/thresholds-section';
 import { UnitsSection } from './settings/units-section';
 import './settings/settings.css';
 
-/** /settings/<section>: the configuration (form and raw), snapshots, thresholds, notifications, account and units. */
+/** /settings/<section>: the configuration (form and raw), snapshots, thresholds, notifications, account, units, and system (backup, restore, restart, diagnostics). */
 
 const SECTIONS = [
   { id: 'config', label: 'Configuration' },
@@ -18,6 +19,7 @@ const SECTIONS = [
   { id: 'notifications', label: 'Notifications' },
   { id: 'account', label: 'Account' },
   { id: 'units', label: 'Units' },
+  { id: 'system', label: 'System' },
 ] as const;
 
 type SectionId = (typeof SECTIONS)[number]['id'];
@@ -57,6 +59,7 @@ export default function SettingsPage({
         {current === 'notifications' && <NotificationsSection />}
         {current === 'account' && <AccountSection />}
         {current === 'units' && <UnitsSection onUnitsChange={onUnitsChange} />}
+        {current === 'system' && <SystemSection />}
         {!known && (
           <section class="card">
             <h2>No such section</h2>
