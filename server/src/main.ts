@@ -263,6 +263,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ledger,
     snapshot: () => irrigation.snapshot(),
     state,
+    sessionPlans: store?.sessionPlans ?? null,
   });
   await scheduler.start();
   const actions = new ActionExecutor({ irrigation, dispatcher, clock });

@@ -1,5 +1,6 @@
 import type { Logger } from '../core/logger';
 import { AccountsRepository, SessionsRepository } from './accounts';
+import { AnnouncementsRepository } from './announcements';
 import { closeDatabase, openDatabase, type Database, type OpenOptions } from './database';
 import { ControlsRepository } from './controls';
 import { DecisionsRepository } from './decisions';
@@ -8,7 +9,9 @@ import { schemaVersion } from './migrations';
 import { PushSubscriptionsRepository } from './push-subscriptions';
 import { ReadingsRepository } from './readings';
 import { RunsRepository } from './runs';
+import { SessionPlansRepository } from './session-plans';
 import { TokensRepository } from './tokens';
+import { TuningDismissalsRepository } from './tuning-dismissals';
 
 /** The persistence database and every repository over it, opened and closed together. */
 export class Store {
@@ -21,6 +24,9 @@ export class Store {
   readonly tokens: TokensRepository;
   readonly pushSubscriptions: PushSubscriptionsRepository;
   readonly controls: ControlsRepository;
+  readonly sessionPlans: SessionPlansRepository;
+  readonly tuningDismissals: TuningDismissalsRepository;
+  readonly announcements: AnnouncementsRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -32,6 +38,9 @@ export class Store {
     this.tokens = new TokensRepository(db);
     this.pushSubscriptions = new PushSubscriptionsRepository(db);
     this.controls = new ControlsRepository(db);
+    this.sessionPlans = new SessionPlansRepository(db);
+    this.tuningDismissals = new TuningDismissalsRepository(db);
+    this.announcements = new AnnouncementsRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */
