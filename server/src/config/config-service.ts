@@ -277,6 +277,23 @@ export class ConfigService {
     );
   }
 
+  /**
+   * A save whose candidate is built from the stored document inside the write
+   * lock, so nothing written meanwhile is lost or decided on stale data (the
+   * tuning apply re-derives its recommendation in `build`). `build` gets a copy
+   * it may change; whatever it throws rejects the save with nothing written.
+   */
+  update(build: (stored: JsonObject) => JsonObject, options: SaveOptions): Promise<SaveResult> {
+    return this.lock.run(() => {
+      if (!this.storedDocument || this.status !== 'ok') {
+        throw new ConfigRejected('config_invalid', 'there is no loaded config to change', {
+          validation: this.bootReport,
+        });
+      }
+      return this.saveLocked(build(structuredClone(this.storedDocument)), options);
+    });
+  }
+
   saveRaw(text: string, options: SaveOptions): Promise<SaveResult> {
     let doc: JsonObject;
     try {
