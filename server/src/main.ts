@@ -52,6 +52,10 @@ import { computeIrrigation } from './irrigation/engine/engine';
 import { IrrigationService } from './irrigation/irrigation-service';
 import { irrigationRoutes } from './http/routes/irrigation';
 import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
+import { irrigationTuningRoutes } from './http/routes/irrigation-tuning';
+import { TuningService } from './irrigation/tuning/tuning-service';
+import { deploymentTimezone } from './irrigation/history/deployment-zone';
+import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
 import { ControllerManager } from './controllers/controller-manager';
 import { builtinControllerKinds } from './controllers/index';
@@ -267,6 +271,17 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   await scheduler.start();
   const actions = new ActionExecutor({ irrigation, dispatcher, clock });
+  const siteTimezone = () => deploymentTimezone(config.current, ha.http.facts());
+  const tuning = store
+    ? new TuningService({
+        store,
+        clock,
+        config,
+        timezone: siteTimezone,
+        rainThresholdIn: () => effectiveRainThresholdIn(store, config.current, siteTimezone()),
+        restartReasons: () => controllers.restartReasons(),
+      })
+    : null;
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
@@ -317,6 +332,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     forecast,
     irrigation,
     actions,
+    tuning,
     catalogView: entityView,
     sourceKinds,
     controllerKinds,
@@ -356,6 +372,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       irrigationRoutes(deps),
       authRoutes({ auth, authenticator, policy, config, logger }),
       irrigationHistoryRoutes(deps),
+      irrigationTuningRoutes(deps),
       ...webAppRoutes(deps),
       wizardRoutes(deps),
     ],

@@ -11,6 +11,7 @@ import type { WeatherService } from '../weather/weather-service';
 import type { ForecastService } from '../forecast/forecast-service';
 import type { IrrigationService } from '../irrigation/irrigation-service';
 import type { ActionExecutor } from '../irrigation/action-executor';
+import type { TuningService } from '../irrigation/tuning/tuning-service';
 import type { CatalogView } from '../ha/entities/descriptor';
 import type { HaSiteFacts } from '../ha/ha-facts';
 import type { HaLink } from '../ha/ha-link';
@@ -32,6 +33,8 @@ export interface HttpDeps {
   forecast: ForecastService;
   irrigation: IrrigationService;
   actions: ActionExecutor;
+  /** Null without the database: the tuning routes stay unmounted and apply has nothing to derive. */
+  tuning: TuningService | null;
   /** What the entity catalog reads (null before a config exists): /sensors/manifest. */
   catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */

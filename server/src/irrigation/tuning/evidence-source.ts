@@ -1,5 +1,6 @@
 import type { RaincheckConfig } from '../../config/schema';
 import type { Store } from '../../store/store';
+import { DAYS_RULES } from '../history/query';
 import { DAY_S } from '../history/window';
 import type { TuningEvidenceProviders, TuningWindow, ZoneDecisionDay, ZoneEvidence } from './evidence';
 
@@ -9,7 +10,7 @@ import type { TuningEvidenceProviders, TuningWindow, ZoneDecisionDay, ZoneEviden
  */
 
 /** Spec 8: tuning `days` default 14, clamp 7..30 (also `window_days` on apply). */
-export const TUNING_DAYS = { fallback: 14, min: 7, max: 30, outOfRange: 'clamp' } as const;
+const TUNING_DAYS = DAYS_RULES.tuning;
 
 export function clampWindowDays(days: number | undefined): number {
   if (days === undefined) return TUNING_DAYS.fallback;

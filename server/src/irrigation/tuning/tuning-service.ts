@@ -52,10 +52,10 @@ export interface TuningServiceDeps {
   rainThresholdIn: () => number;
   /** The hardware's restart hold (spec 2.5 `restart_required`), read after an apply. */
   restartReasons: () => string[];
-  /** Runs a config write, mapping refusals to HTTP errors (the config route's `write`). */
-  write?: (run: () => Promise<SaveResult>) => Promise<SaveResult>;
   providers?: TuningEvidenceProviders;
 }
+
+export type SaveWrapper = (run: () => Promise<SaveResult>) => Promise<SaveResult>;
 
 export class TuningService {
   constructor(private readonly deps: TuningServiceDeps) {}
@@ -112,8 +112,9 @@ export class TuningService {
    * POST /config/zones/apply. The recommendation is derived again at the
    * request's window inside the config write lock; when it no longer derives
    * (new evidence, a changed config, another apply) nothing is written: 409.
+   * `write` wraps the save (the config route counts it and maps refusals).
    */
-  async apply(body: unknown): Promise<ApplyResult> {
+  async apply(body: unknown, write: SaveWrapper = (run) => run()): Promise<ApplyResult> {
     const parsed = applyBody.safeParse(body);
     if (!parsed.success) {
       throw invalidBody('{zone_slug, recommendation_id, field, value, window_days?}', parsed);
@@ -143,7 +144,7 @@ export class TuningService {
         },
         { note: `before tuning apply ${request.zone_slug}.${field}` },
       );
-    const result = await (this.deps.write ? this.deps.write(save) : save());
+    const result = await write(save);
     const reasons = this.deps.restartReasons();
     return {
       applied: true,
