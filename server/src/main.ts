@@ -54,6 +54,7 @@ import { irrigationRoutes } from './http/routes/irrigation';
 import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
 import { irrigationTuningRoutes } from './http/routes/irrigation-tuning';
 import { TuningService } from './irrigation/tuning/tuning-service';
+import { TuningDigest } from './irrigation/tuning/tuning-digest';
 import { deploymentTimezone } from './irrigation/history/deployment-zone';
 import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
@@ -282,6 +283,11 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
         restartReasons: () => controllers.restartReasons(),
       })
     : null;
+  const digest =
+    store && tuning
+      ? new TuningDigest({ bus, clock, logger, tuning, announcements: store.announcements })
+      : null;
+  await digest?.start();
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
@@ -400,6 +406,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       sse.closeAll();
       await app.close();
       await mqtt?.stop();
+      await digest?.stop();
       await scheduler.stop();
       await dispatcher.shutdown();
       observer.stop();

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
+import { EventBus, type TuningDigestEvent } from '../../../server/src/core/bus';
 import { ManualClock } from '../../../server/src/core/clock';
+import { silentLogger } from '../../../server/src/core/logger';
+import { TuningDigest } from '../../../server/src/irrigation/tuning/tuning-digest';
 import { toToml } from '../../../server/src/config/toml';
 import { parseToml } from '../../../server/src/config/toml';
 import { silencing } from '../../../server/src/irrigation/tuning/dismissals';
@@ -493,5 +496,55 @@ describe('applying a recommendation', () => {
       front: expect.not.objectContaining({ max_run_minutes: expect.anything() }),
     });
     expect(config.current?.config.zones.front?.max_run_minutes ?? null).toBeNull();
+  });
+});
+
+describe('the weekly digest', () => {
+  it('announces the shown recommendations once a week, an empty list when all are silenced, across restarts', async () => {
+    const { tuning, store, clock } = await rig();
+    cappedFront(store);
+    const bus = new EventBus();
+    const heard: TuningDigestEvent[] = [];
+    bus.on('tuning.digest', (event) => heard.push(event));
+    const digest = () =>
+      new TuningDigest({
+        bus,
+        clock,
+        logger: silentLogger(),
+        tuning,
+        announcements: store.announcements,
+        windowDays: 30,
+      });
+
+    expect(digest().check()).toBe(false); // the first run only starts the week
+    clock.advance(6 * 86_400_000);
+    expect(digest().check()).toBe(false);
+    clock.advance(86_400_000);
+    expect(digest().check()).toBe(true);
+    expect(heard).toEqual([
+      {
+        window_days: 30,
+        epoch: NOW_MS / 1000 + 7 * 86400,
+        recommendations: [
+          {
+            zone: 'front',
+            field: 'max_run_minutes',
+            id: recommendationId('front', 'max_run_minutes', 50),
+            headline: expect.stringContaining('Raise the run cap'),
+          },
+        ],
+      },
+    ]);
+    expect(digest().check()).toBe(false); // a restart the same week says nothing
+
+    tuning.dismiss({
+      zone_slug: 'front',
+      field: 'max_run_minutes',
+      recommendation_id: recommendationId('front', 'max_run_minutes', 50),
+      kind: 'permanent',
+    });
+    clock.advance(7 * 86_400_000);
+    expect(digest().check()).toBe(true);
+    expect(heard[1]?.recommendations).toEqual([]);
   });
 });
