@@ -55,6 +55,8 @@ import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
 import { irrigationTuningRoutes } from './http/routes/irrigation-tuning';
 import { TuningService } from './irrigation/tuning/tuning-service';
 import { TuningDigest } from './irrigation/tuning/tuning-digest';
+import { AnomalyService } from './irrigation/anomalies/anomaly-service';
+import { gatherAnomalyEvidence } from './irrigation/anomalies/evidence-source';
 import { deploymentTimezone } from './irrigation/history/deployment-zone';
 import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
@@ -288,6 +290,28 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       ? new TuningDigest({ bus, clock, logger, tuning, announcements: store.announcements })
       : null;
   await digest?.start();
+  const anomalies = new AnomalyService({
+    bus,
+    clock,
+    logger,
+    gather: (now, heard) => {
+      const applied = ha.siteConfig();
+      if (!applied) return null;
+      const live = {
+        store,
+        config: applied.config,
+        timezone: siteTimezone(),
+        sources: weather.sourceHealth(),
+        forecast: forecast.snapshot(),
+        irrigation: irrigation.snapshot(),
+        modelledKinds: MODELLED_KINDS,
+      };
+      return gatherAnomalyEvidence(live, now, heard);
+    },
+    ttlS: () => config.current?.config.llm?.anomaly_ttl_s ?? null,
+    announced: store?.announcements ?? null,
+  });
+  await anomalies.start();
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
@@ -339,6 +363,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     irrigation,
     actions,
     tuning,
+    anomalies,
     catalogView: entityView,
     sourceKinds,
     controllerKinds,
@@ -407,6 +432,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await app.close();
       await mqtt?.stop();
       await digest?.stop();
+      await anomalies.stop();
       await scheduler.stop();
       await dispatcher.shutdown();
       observer.stop();

@@ -12,6 +12,7 @@ import type { ForecastService } from '../forecast/forecast-service';
 import type { IrrigationService } from '../irrigation/irrigation-service';
 import type { ActionExecutor } from '../irrigation/action-executor';
 import type { TuningService } from '../irrigation/tuning/tuning-service';
+import type { AnomalyService } from '../irrigation/anomalies/anomaly-service';
 import type { CatalogView } from '../ha/entities/descriptor';
 import type { HaSiteFacts } from '../ha/ha-facts';
 import type { HaLink } from '../ha/ha-link';
@@ -35,6 +36,8 @@ export interface HttpDeps {
   actions: ActionExecutor;
   /** Null without the database: the tuning routes stay unmounted and apply has nothing to derive. */
   tuning: TuningService | null;
+  /** GET /irrigation/anomalies (cached; announces `anomaly.new`). */
+  anomalies: Pick<AnomalyService, 'list'>;
   /** What the entity catalog reads (null before a config exists): /sensors/manifest. */
   catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */

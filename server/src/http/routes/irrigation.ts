@@ -35,6 +35,12 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
         return { generated_epoch: epochSeconds(deps.clock), source: 'engine', text: explainVerdict(output) };
       });
 
+      // Spec 4.4: `{anomalies: [{severity, type, description}]}`, cached an hour; each entry adds its subject, evidence and fix.
+      scope.get('/irrigation/anomalies', async () => {
+        const { generated_epoch, anomalies } = deps.anomalies.list();
+        return { generated_epoch, anomalies };
+      });
+
       scope.post('/irrigation/simulate', async (request) => {
         const parsed = scenarioSchema.safeParse(request.body ?? {});
         if (!parsed.success) {
