@@ -179,7 +179,7 @@ export class ConfigService {
     // The file validated before, byte for byte, by this build: apply what that gave, without zod.
     const cached = current ? this.cache.read(bytes, doc) : null;
     if (cached) {
-      this.adopt({ doc, ...cached }, this.fileTimeEpoch());
+      this.adopt({ doc: migrated, ...cached }, this.fileTimeEpoch());
       this.log.debug('applied the cached validation of the unchanged config file');
       return;
     }

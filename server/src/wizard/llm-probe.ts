@@ -69,17 +69,14 @@ function targetsOf(posted: unknown): Target[] {
       issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
     });
   }
-  const { provider, config } = parsed.data;
-  const baseUrl = config.base_url?.trim() || null;
-  const model = config.model?.trim() || null;
-  const apiKey = config.api_key?.trim() || null;
+  const { provider } = parsed.data;
+  const baseUrl = parsed.data.base_url?.trim() || null;
+  const model = parsed.data.model?.trim() || null;
+  const apiKey = parsed.data.api_key?.trim() || null;
   if (provider === 'auto') {
-    return (config.probe_order ?? AUTO_PORTS).map((entry) => autoTarget(entry, model, apiKey));
+    return (parsed.data.probe_order ?? AUTO_PORTS).map((entry) => autoTarget(entry, model, apiKey));
   }
-  const missing = [
-    ...(baseUrl ? [] : ['config.base_url']),
-    ...(provider !== 'llamacpp' && !model ? ['config.model'] : []),
-  ];
+  const missing = [...(baseUrl ? [] : ['base_url']), ...(provider !== 'llamacpp' && !model ? ['model'] : [])];
   if (missing.length > 0 || !baseUrl) {
     throw new WizardError(422, 'llm_invalid', `provider ${provider} needs ${missing.join(' and ')}`);
   }
