@@ -57,6 +57,8 @@ import { TuningService } from './irrigation/tuning/tuning-service';
 import { TuningDigest } from './irrigation/tuning/tuning-digest';
 import { AnomalyService } from './irrigation/anomalies/anomaly-service';
 import { gatherAnomalyEvidence } from './irrigation/anomalies/evidence-source';
+import { Advisor } from './advisor/advisor';
+import { collectSecretValues } from './config/secrets';
 import { deploymentTimezone } from './irrigation/history/deployment-zone';
 import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
@@ -312,6 +314,23 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     announced: store?.announcements ?? null,
   });
   await anomalies.start();
+  const advisor = new Advisor({
+    clock,
+    logger,
+    fetch: options.fetch ?? fetch,
+    settings: () => {
+      const current = config.current?.config;
+      return current?.llm && current.features.enable_advisor ? current.llm : null;
+    },
+    secrets: () => {
+      const applied = config.current;
+      return applied
+        ? [...collectSecretValues(applied.document), ...collectSecretValues(applied.config as never)]
+        : [];
+    },
+    engine: () => irrigation.latestOutput(),
+    anomalies: () => anomalies.list().anomalies,
+  });
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
@@ -364,6 +383,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     actions,
     tuning,
     anomalies,
+    advisor,
     catalogView: entityView,
     sourceKinds,
     controllerKinds,

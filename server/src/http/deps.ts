@@ -13,6 +13,7 @@ import type { IrrigationService } from '../irrigation/irrigation-service';
 import type { ActionExecutor } from '../irrigation/action-executor';
 import type { TuningService } from '../irrigation/tuning/tuning-service';
 import type { AnomalyService } from '../irrigation/anomalies/anomaly-service';
+import type { Advisor } from '../advisor/advisor';
 import type { CatalogView } from '../ha/entities/descriptor';
 import type { HaSiteFacts } from '../ha/ha-facts';
 import type { HaLink } from '../ha/ha-link';
@@ -38,6 +39,8 @@ export interface HttpDeps {
   tuning: TuningService | null;
   /** GET /irrigation/anomalies (cached; announces `anomaly.new`). */
   anomalies: Pick<AnomalyService, 'list'>;
+  /** GET /irrigation/explanation: the advisor's phrasing, or the engine's own text. */
+  advisor: Pick<Advisor, 'explanation'>;
   /** What the entity catalog reads (null before a config exists): /sensors/manifest. */
   catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */
