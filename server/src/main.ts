@@ -53,11 +53,10 @@ import { IrrigationService } from './irrigation/irrigation-service';
 import { irrigationRoutes } from './http/routes/irrigation';
 import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
 import { irrigationTuningRoutes } from './http/routes/irrigation-tuning';
-import { TuningService } from './irrigation/tuning/tuning-service';
+import { lazyTuningService } from './irrigation/tuning/lazy-tuning';
 import { TuningDigest } from './irrigation/tuning/tuning-digest';
 import { AnomalyService } from './irrigation/anomalies/anomaly-service';
-import { gatherAnomalyEvidence } from './irrigation/anomalies/evidence-source';
-import { Advisor } from './advisor/advisor';
+import type { Advisor } from './advisor/advisor';
 import { collectSecretValues } from './config/secrets';
 import { deploymentTimezone } from './irrigation/history/deployment-zone';
 import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
@@ -278,7 +277,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const actions = new ActionExecutor({ irrigation, dispatcher, clock });
   const siteTimezone = () => deploymentTimezone(config.current, ha.http.facts());
   const tuning = store
-    ? new TuningService({
+    ? lazyTuningService({
         store,
         clock,
         config,
@@ -308,13 +307,13 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
         irrigation: irrigation.snapshot(),
         modelledKinds: MODELLED_KINDS,
       };
-      return gatherAnomalyEvidence(live, now, heard);
+      return loadAnomalyEvidence().gatherAnomalyEvidence(live, now, heard);
     },
     ttlS: () => config.current?.config.llm?.anomaly_ttl_s ?? null,
     announced: store?.announcements ?? null,
   });
   await anomalies.start();
-  const advisor = new Advisor({
+  const advisor = lazyAdvisor({
     clock,
     logger,
     fetch: options.fetch ?? fetch,
@@ -486,6 +485,23 @@ function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarSe
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = require('./radar/radar-service') as typeof import('./radar/radar-service');
   return new module.RadarService(deps);
+}
+
+/** The advisor, its providers and prompt load on the first explanation asked for. */
+function lazyAdvisor(deps: ConstructorParameters<typeof Advisor>[0]): Pick<Advisor, 'explanation'> {
+  let advisor: Advisor | null = null;
+  return {
+    explanation: () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./advisor/advisor') as typeof import('./advisor/advisor');
+      return (advisor ??= new module.Advisor(deps)).explanation();
+    },
+  };
+}
+
+function loadAnomalyEvidence(): typeof import('./irrigation/anomalies/evidence-source') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./irrigation/anomalies/evidence-source') as typeof import('./irrigation/anomalies/evidence-source');
 }
 
 function loadMqttPublisher(): typeof MqttPublisher {

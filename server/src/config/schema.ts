@@ -137,7 +137,10 @@ function buildSchemas(z: ZodNamespace) {
       base_url: z.string().nullish(),
       model: z.string().nullish(),
       api_key: z.string().nullish(),
-      probe_order: z.array(z.string()).nullish().describe('auto: ports or base URLs; default 11434, 8080, 1234'),
+      probe_order: z
+        .array(z.string())
+        .nullish()
+        .describe('auto: ports or base URLs; default 11434, 8080, 1234'),
       timeout_s: z.number().positive().max(600).default(20),
       explanation_ttl_s: z.number().int().min(0).default(300),
       anomaly_ttl_s: z.number().int().min(0).default(3600),

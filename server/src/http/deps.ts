@@ -11,7 +11,7 @@ import type { WeatherService } from '../weather/weather-service';
 import type { ForecastService } from '../forecast/forecast-service';
 import type { IrrigationService } from '../irrigation/irrigation-service';
 import type { ActionExecutor } from '../irrigation/action-executor';
-import type { TuningService } from '../irrigation/tuning/tuning-service';
+import type { TuningApi } from '../irrigation/tuning/lazy-tuning';
 import type { AnomalyService } from '../irrigation/anomalies/anomaly-service';
 import type { Advisor } from '../advisor/advisor';
 import type { CatalogView } from '../ha/entities/descriptor';
@@ -36,7 +36,7 @@ export interface HttpDeps {
   irrigation: IrrigationService;
   actions: ActionExecutor;
   /** Null without the database: the tuning routes stay unmounted and apply has nothing to derive. */
-  tuning: TuningService | null;
+  tuning: TuningApi | null;
   /** GET /irrigation/anomalies (cached; announces `anomaly.new`). */
   anomalies: Pick<AnomalyService, 'list'>;
   /** GET /irrigation/explanation: the advisor's phrasing, or the engine's own text. */

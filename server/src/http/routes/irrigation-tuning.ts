@@ -1,5 +1,4 @@
 import { DAYS_RULES, parseDays } from '../../irrigation/history/query';
-import type { TuningService } from '../../irrigation/tuning/tuning-service';
 import { TuningError } from '../../irrigation/tuning/tuning-error';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError } from '../errors';
@@ -39,5 +38,3 @@ export async function tuningCall<T>(run: () => T | Promise<T>): Promise<T> {
     throw err;
   }
 }
-
-export type { TuningService };

@@ -4,7 +4,6 @@ import type { Module } from '../../core/lifecycle';
 import type { Logger } from '../../core/logger';
 import type { AnnouncementsRepository } from '../../store/announcements';
 import type { Anomaly, AnomalyEvidence, ControllerFailure, Detector } from './anomaly';
-import { DETECTORS } from './detectors/index';
 import type { HeardEvidence } from './evidence-source';
 
 /**
@@ -111,7 +110,7 @@ export class AnomalyService implements Module {
   }
 
   private detect(evidence: AnomalyEvidence): Anomaly[] {
-    return (this.deps.detectors ?? DETECTORS).flatMap((detector) => {
+    return (this.deps.detectors ?? loadDetectors()).flatMap((detector) => {
       try {
         return detector.detect(evidence);
       } catch (err) {
@@ -183,6 +182,12 @@ export class AnomalyService implements Module {
     if (this.deps.announced) this.deps.announced.remove(key);
     else this.memory.delete(key);
   }
+}
+
+/** The detectors load with the first evaluation, not at boot. */
+function loadDetectors(): readonly Detector[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./detectors/index') as typeof import('./detectors/index')).DETECTORS;
 }
 
 function push<T>(list: T[], item: T): void {

@@ -4,7 +4,7 @@ import type { Module } from '../../core/lifecycle';
 import type { Logger } from '../../core/logger';
 import type { AnnouncementsRepository } from '../../store/announcements';
 import { DAY_S } from '../history/window';
-import type { TuningService } from './tuning-service';
+import type { TuningApi } from './lazy-tuning';
 
 /**
  * The weekly `tuning.digest` (spec 6.2: a weekly tuning push unless every
@@ -24,7 +24,7 @@ export interface TuningDigestDeps {
   bus: EventBus;
   clock: Clock;
   logger: Logger;
-  tuning: Pick<TuningService, 'visibleRecommendations'>;
+  tuning: Pick<TuningApi, 'visibleRecommendations'>;
   announcements: AnnouncementsRepository;
   /** The digest reads the report at its default window. */
   windowDays?: number;
