@@ -144,11 +144,7 @@ describe('document interpolation', () => {
     expect(report.ok).toBe(false);
     const missing = report.errors.filter((e) => e.code === 'env_var_missing');
     expect(missing.map((e) => e.path).sort()).toEqual(
-      [
-        '$.sources[0].config.api_key',
-        '$.sources[0].config.nested.deep[1].deeper',
-        '$.llm.model',
-      ].sort(),
+      ['$.sources[0].config.api_key', '$.sources[0].config.nested.deep[1].deeper', '$.llm.model'].sort(),
     );
     const apiKey = missing.find((e) => e.path === '$.sources[0].config.api_key');
     expect(apiKey?.message).toContain('${OWM_KEY}');
