@@ -25,9 +25,9 @@ import {
  *   type: "invalid_request_error", code: "invalid_api_key"}}`.
  */
 
-function notFound(req: SeenRequest): PeerReply {
+/** Ollama's router answers unknown paths with Go's plain-text 404. */
+function notFound(): PeerReply {
   return { status: 404, body: '404 page not found', contentType: 'text/plain' };
-  void req;
 }
 
 function chatBody(req: SeenRequest): { model?: string; messages?: { role: string; content: string }[] } {
@@ -66,7 +66,7 @@ export function ollamaHandler(models: string[], reply: string): PeerHandler {
         eval_count: 58,
       });
     }
-    return notFound(req);
+    return notFound();
   };
 }
 
