@@ -68,6 +68,14 @@ import { computeIrrigation } from './irrigation/engine/engine';
 import { IrrigationService } from './irrigation/irrigation-service';
 import { irrigationRoutes } from './http/routes/irrigation';
 import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
+import { irrigationTuningRoutes } from './http/routes/irrigation-tuning';
+import { lazyTuningService } from './irrigation/tuning/lazy-tuning';
+import { TuningDigest } from './irrigation/tuning/tuning-digest';
+import { AnomalyService } from './irrigation/anomalies/anomaly-service';
+import type { Advisor } from './advisor/advisor';
+import { collectSecretValues } from './config/secrets';
+import { deploymentTimezone } from './irrigation/history/deployment-zone';
+import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
 import { ControllerManager } from './controllers/controller-manager';
 import { builtinControllerKinds } from './controllers/index';
@@ -327,6 +335,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ledger,
     snapshot: () => irrigation.snapshot(),
     state,
+    sessionPlans: store?.sessionPlans ?? null,
   });
   await scheduler.start();
   const actions = new ActionExecutor({ irrigation, dispatcher, clock });
@@ -336,6 +345,61 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     supervisor: supervisorFrom(env.vars),
     exit: options.exit ?? (() => process.kill(process.pid, 'SIGTERM')),
     fetch: options.fetch ?? fetch,
+  });
+  const siteTimezone = () => deploymentTimezone(config.current, ha.http.facts());
+  const tuning = store
+    ? lazyTuningService({
+        store,
+        clock,
+        config,
+        timezone: siteTimezone,
+        rainThresholdIn: () => effectiveRainThresholdIn(store, config.current, siteTimezone()),
+        restartReasons: () => controllers.restartReasons(),
+      })
+    : null;
+  const digest =
+    store && tuning
+      ? new TuningDigest({ bus, clock, logger, tuning, announcements: store.announcements })
+      : null;
+  await digest?.start();
+  const anomalies = new AnomalyService({
+    bus,
+    clock,
+    logger,
+    gather: (now, heard) => {
+      const applied = ha.siteConfig();
+      if (!applied) return null;
+      const live = {
+        store,
+        config: applied.config,
+        timezone: siteTimezone(),
+        sources: weather.sourceHealth(),
+        forecast: forecast.snapshot(),
+        irrigation: irrigation.snapshot(),
+        modelledKinds: MODELLED_KINDS,
+      };
+      return loadAnomalyEvidence().gatherAnomalyEvidence(live, now, heard);
+    },
+    ttlS: () => config.current?.config.llm?.anomaly_ttl_s ?? null,
+    announced: store?.announcements ?? null,
+  });
+  await anomalies.start();
+  const advisor = lazyAdvisor({
+    clock,
+    logger,
+    fetch: options.fetch ?? fetch,
+    settings: () => {
+      const current = config.current?.config;
+      return current?.llm && current.features.enable_advisor ? current.llm : null;
+    },
+    secrets: () => {
+      const applied = config.current;
+      return applied
+        ? [...collectSecretValues(applied.document), ...collectSecretValues(applied.config as never)]
+        : [];
+    },
+    engine: () => irrigation.latestOutput(),
+    anomalies: () => anomalies.list().anomalies,
   });
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
@@ -387,6 +451,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     forecast,
     irrigation,
     actions,
+    tuning,
+    anomalies,
+    advisor,
     catalogView: entityView,
     sourceKinds,
     controllerKinds,
@@ -428,6 +495,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       irrigationRoutes(deps),
       authRoutes({ auth, authenticator, policy, config, logger }),
       irrigationHistoryRoutes(deps),
+      irrigationTuningRoutes(deps),
       ...webAppRoutes(deps),
       wizardRoutes(deps),
       pushRoutes(deps),
@@ -477,6 +545,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await app.close();
       await mqtt?.stop();
       await notify.stop();
+      await digest?.stop();
+      await anomalies.stop();
       await scheduler.stop();
       await dispatcher.shutdown();
       observer.stop();
@@ -517,6 +587,23 @@ function loadDiagnostics(): typeof Diagnostics {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (require('./ops/diagnostics/diagnostics') as typeof import('./ops/diagnostics/diagnostics'))
     .Diagnostics;
+}
+
+/** The advisor, its providers and prompt load on the first explanation asked for. */
+function lazyAdvisor(deps: ConstructorParameters<typeof Advisor>[0]): Pick<Advisor, 'explanation'> {
+  let advisor: Advisor | null = null;
+  return {
+    explanation: () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const module = require('./advisor/advisor') as typeof import('./advisor/advisor');
+      return (advisor ??= new module.Advisor(deps)).explanation();
+    },
+  };
+}
+
+function loadAnomalyEvidence(): typeof import('./irrigation/anomalies/evidence-source') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./irrigation/anomalies/evidence-source') as typeof import('./irrigation/anomalies/evidence-source');
 }
 
 function loadMqttPublisher(): typeof MqttPublisher {

@@ -80,11 +80,9 @@ describe('document interpolation', () => {
     ];
     doc.llm = {
       provider: 'ollama',
-      config: {
-        base_url: 'http://llm:${PORT_NUM}',
-        model: '${MODEL}',
-        probe_order: ['${PORT_NUM}', '11434'],
-      },
+      base_url: 'http://llm:${PORT_NUM}',
+      model: '${MODEL}',
+      probe_order: ['${PORT_NUM}', '11434'],
     };
     doc.auth = { trusted_networks: ['${NET}', '127.0.0.1/32'], trusted_proxies: ['${PROXY}'] };
     doc.engine = {
@@ -108,7 +106,7 @@ describe('document interpolation', () => {
     });
     expect(config.sources[1]?.config).toEqual({ hub_serial: 'HB-00001', bind_addr: '0.0.0.0:8080' });
     expect(config.controllers[0]?.config).toEqual({ label: '${NOT_EXPANDED}' });
-    expect(config.llm?.config).toEqual({
+    expect(config.llm).toMatchObject({
       base_url: 'http://llm:8080',
       model: 'llama3',
       probe_order: ['8080', '11434'],
@@ -146,11 +144,7 @@ describe('document interpolation', () => {
     expect(report.ok).toBe(false);
     const missing = report.errors.filter((e) => e.code === 'env_var_missing');
     expect(missing.map((e) => e.path).sort()).toEqual(
-      [
-        '$.sources[0].config.api_key',
-        '$.sources[0].config.nested.deep[1].deeper',
-        '$.llm.config.model',
-      ].sort(),
+      ['$.sources[0].config.api_key', '$.sources[0].config.nested.deep[1].deeper', '$.llm.model'].sort(),
     );
     const apiKey = missing.find((e) => e.path === '$.sources[0].config.api_key');
     expect(apiKey?.message).toContain('${OWM_KEY}');

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import type { JsonObject } from '../../server/src/config/json-walk';
+import { ConfigService } from '../../server/src/config/config-service';
+import { parseEnv } from '../../server/src/config/env';
 import { migrateDocument } from '../../server/src/config/migrate';
-import { parseToml } from '../../server/src/config/toml';
+import { EventBus } from '../../server/src/core/bus';
+import { ManualClock } from '../../server/src/core/clock';
+import { silentLogger } from '../../server/src/core/logger';
+import { parseToml, toToml } from '../../server/src/config/toml';
 import { validateDocument } from '../../server/src/config/validate';
 import { loadedService, readText, tempDir, useBuiltinKinds, validDoc } from '../helpers/config-fixtures';
 
@@ -63,7 +68,7 @@ function v1Doc(): JsonObject {
 }
 
 describe('migrateDocument v1 -> v2', () => {
-  it('turns integer stations into strings and moves LLM provider fields under [llm.config]', () => {
+  it('turns integer stations into strings and keeps the LLM provider fields on [llm]', () => {
     const input = v1Doc();
     const before = JSON.stringify(input);
     const { doc, from, to } = migrateDocument(input);
@@ -74,8 +79,10 @@ describe('migrateDocument v1 -> v2', () => {
     expect(zones.back_lawn?.controller_station).toBe('4');
     expect(doc.llm).toEqual({
       provider: 'ollama',
+      base_url: 'http://127.0.0.1:11434',
+      model: 'llama3.1:8b',
       timeout_s: 30,
-      config: { base_url: 'http://127.0.0.1:11434', model: 'llama3.1:8b', probe_order: ['11434', '8080'] },
+      probe_order: ['11434', '8080'],
     });
     // The input document is not mutated.
     expect(JSON.stringify(input)).toBe(before);
@@ -99,7 +106,7 @@ describe('migrateDocument v1 -> v2', () => {
     expect(report.errors).toEqual([]);
     expect(config?.llm?.provider).toBe('ollama');
     expect(config?.llm?.timeout_s).toBe(30);
-    expect(config?.llm?.config.model).toBe('llama3.1:8b');
+    expect(config?.llm?.model).toBe('llama3.1:8b');
     expect(config?.zones.front_lawn?.max_run_minutes).toBe(40);
     expect(config?.sources[0]?.config).toEqual({ past_days: 5 });
     expect(config?.deployment.timezone).toBe('America/Chicago');
@@ -111,15 +118,18 @@ describe('migrateDocument v1 -> v2', () => {
     expect(validateDocument(doc, {}).report.ok).toBe(false);
   });
 
-  it('an llm.config value already present wins over a stray top-level one', () => {
-    const doc = v1Doc();
-    (doc.llm as JsonObject).config = { model: 'kept' };
-    const migrated = migrateDocument(doc).doc;
-    expect((migrated.llm as JsonObject).config).toEqual({
+  it('reads a v2 [llm.config] table (early builds) as fields on [llm]; a value already on [llm] wins', () => {
+    const doc = validDoc();
+    doc.llm = {
+      provider: 'ollama',
       model: 'kept',
-      base_url: 'http://127.0.0.1:11434',
-      probe_order: ['11434', '8080'],
-    });
+      config: { model: 'nested', base_url: 'http://127.0.0.1:11434' },
+    };
+    const { doc: migrated, from, to } = migrateDocument(doc);
+    expect([from, to]).toEqual([2, 2]);
+    expect(migrated.llm).toEqual({ provider: 'ollama', model: 'kept', base_url: 'http://127.0.0.1:11434' });
+    expect(validateDocument(migrated, {}).report.errors).toEqual([]);
+    expect((doc.llm as JsonObject).config).toBeDefined(); // the input is not mutated
   });
 
   it('leaves a v2 document untouched', () => {
@@ -129,6 +139,31 @@ describe('migrateDocument v1 -> v2', () => {
     expect(outcome.from).toBe(2);
     expect(outcome.to).toBe(2);
     expect(outcome.doc).toEqual(before);
+  });
+});
+
+describe('ConfigService.load() on a v2 file with an [llm.config] table', () => {
+  it('serves the provider fields on [llm], also on a boot that adopts the cached validation', async () => {
+    const text = `${toToml(validDoc())}\n[llm]\nprovider = "ollama"\n\n[llm.config]\nbase_url = "http://127.0.0.1:11434"\nmodel = "llama3"\n`;
+    fs.writeFileSync(`${dir()}/config.toml`, text);
+    for (const boot of [1, 2]) {
+      // The second boot adopts what the first one cached for the same bytes.
+      const service = new ConfigService({
+        env: parseEnv({ RAINCHECK_DATA_DIR: dir() }),
+        bus: new EventBus(),
+        clock: new ManualClock(0),
+        logger: silentLogger(),
+        buildId: 'test-build',
+      });
+      await service.load();
+      expect([boot, service.health.status]).toEqual([boot, 'ok']);
+      expect(service.publicDocument().llm).toEqual({
+        provider: 'ollama',
+        base_url: 'http://127.0.0.1:11434',
+        model: 'llama3',
+      });
+      expect(service.current?.config.llm?.model).toBe('llama3');
+    }
   });
 });
 
@@ -143,7 +178,7 @@ describe('ConfigService.load() on a v1 file', () => {
     const rewritten = parseToml(readText(configPath));
     expect(rewritten.schema_version).toBe(2);
     expect((rewritten.zones as Record<string, JsonObject>).front_lawn?.controller_station).toBe('3');
-    expect(((rewritten.llm as JsonObject).config as JsonObject).base_url).toBe('http://127.0.0.1:11434');
+    expect((rewritten.llm as JsonObject).base_url).toBe('http://127.0.0.1:11434');
     expect(rewritten).toEqual(migrateDocument(v1Doc()).doc);
 
     const applied = second.service.current;

@@ -81,7 +81,7 @@ describe('redactSecrets', () => {
     expect(at(redacted, 'sources', 3, 'config', 'api_key')).toBe(REDACTED);
     expect(at(redacted, 'controllers', 1, 'config', 'password_md5')).toBe(REDACTED);
     expect(at(redacted, 'controllers', 2, 'config', 'api_key')).toBe(REDACTED);
-    expect(at(redacted, 'llm', 'config', 'api_key')).toBe(REDACTED);
+    expect(at(redacted, 'llm', 'api_key')).toBe(REDACTED);
     expect(at(redacted, 'notifications', 'mqtt', 'password')).toBe(REDACTED);
     expect(at(redacted, 'notifications', 'ntfy', 'auth_token')).toBe(REDACTED);
     expect(at(redacted, 'notifications', 'slack', 'webhook_url')).toBe(REDACTED);
@@ -100,7 +100,7 @@ describe('redactSecrets', () => {
     expect(at(redacted, 'notifications', 'ntfy', 'base_url')).toBe('https://ntfy.sh');
     expect(at(redacted, 'controllers', 1, 'config', 'host')).toBe('192.168.1.50');
     expect(at(redacted, 'sources', 3, 'config', 'station_id')).toBe('KTXAUSTI123');
-    expect(at(redacted, 'llm', 'config', 'base_url')).toBe('http://llm.local:8080/v1');
+    expect(at(redacted, 'llm', 'base_url')).toBe('http://llm.local:8080/v1');
     expect(redacted.zones).toEqual(doc.zones);
     expect(redacted.deployment).toEqual(doc.deployment);
     // Only the nine secret leaves changed.
@@ -117,18 +117,18 @@ describe('redactSecrets', () => {
     walk(doc, redacted, '$');
     expect(changed).toHaveLength(SECRET_VALUES.length);
     // The input was not mutated.
-    expect(at(doc, 'llm', 'config', 'api_key')).toBe('sk-llm-secret');
+    expect(at(doc, 'llm', 'api_key')).toBe('sk-llm-secret');
   });
 
   it('keeps a pure ${VAR} reference visible, but redacts a secret that only embeds one', () => {
     const doc = validDoc();
-    doc.llm = { config: { api_key: '${LLM_KEY}' } };
+    doc.llm = { api_key: '${LLM_KEY}' };
     doc.notifications = {
       ntfy: { base_url: 'https://ntfy.sh', topic: 't', auth_token: 'tk_${SUFFIX}' },
       mqtt: { host: 'h', password: '' },
     };
     const redacted = redactSecrets(doc);
-    expect(at(redacted, 'llm', 'config', 'api_key')).toBe('${LLM_KEY}');
+    expect(at(redacted, 'llm', 'api_key')).toBe('${LLM_KEY}');
     expect(at(redacted, 'notifications', 'ntfy', 'auth_token')).toBe(REDACTED);
     // An empty secret holds nothing to hide.
     expect(at(redacted, 'notifications', 'mqtt', 'password')).toBe('');
@@ -172,9 +172,9 @@ describe('restoreSecrets', () => {
   it('keeps a newly typed value instead of the stored one', () => {
     const stored = docWithSecrets();
     const incoming = redactSecrets(stored) as JsonObject;
-    (incoming.llm as JsonObject).config = { base_url: 'http://x', api_key: 'sk-new' };
+    incoming.llm = { ...(incoming.llm as JsonObject), base_url: 'http://x', api_key: 'sk-new' };
     const { value } = restoreSecrets(incoming, stored);
-    expect(at(value, 'llm', 'config', 'api_key')).toBe('sk-new');
+    expect(at(value, 'llm', 'api_key')).toBe('sk-new');
   });
 });
 
@@ -222,10 +222,10 @@ describe('ConfigService redaction and sentinel restoration', () => {
   it('refuses a sentinel on a fresh install, where nothing at all is stored', async () => {
     const { service } = await loadedService(dir());
     const candidate = validDoc();
-    candidate.llm = { config: { api_key: REDACTED } };
+    candidate.llm = { api_key: REDACTED };
     const report = service.preview(candidate);
     expect(report.errors).toEqual([
-      expect.objectContaining({ code: 'unmatched_redacted_secret', path: '$.llm.config.api_key' }),
+      expect.objectContaining({ code: 'unmatched_redacted_secret', path: '$.llm.api_key' }),
     ]);
   });
 
@@ -234,11 +234,13 @@ describe('ConfigService redaction and sentinel restoration', () => {
     const doc = validDoc();
     doc.llm = {
       provider: 'openai_compat',
-      config: { base_url: 'http://x', model: 'm', api_key: '${LLM_KEY}' },
+      base_url: 'http://x',
+      model: 'm',
+      api_key: '${LLM_KEY}',
     };
     await service.save(doc, { note: 'first' });
-    expect(at(service.publicDocument(), 'llm', 'config', 'api_key')).toBe('${LLM_KEY}');
-    expect(service.current?.config.llm?.config.api_key).toBe('sk-from-env');
+    expect(at(service.publicDocument(), 'llm', 'api_key')).toBe('${LLM_KEY}');
+    expect(service.current?.config.llm?.api_key).toBe('sk-from-env');
     expect(readText(configPath)).not.toContain('sk-from-env');
     expect(service.rawText()).toContain('${LLM_KEY}');
   });

@@ -109,6 +109,18 @@ describe('validation errors', () => {
     ]);
   });
 
+  it('an llm provider without what spec 2.6 says it needs', () => {
+    const doc = validDoc();
+    doc.llm = { provider: 'ollama', base_url: 'http://127.0.0.1:11434' };
+    expect(validate(doc).errors).toEqual([expect.objectContaining({ path: '$.llm.model' })]);
+    doc.llm = { provider: 'llamacpp' };
+    expect(validate(doc).errors).toEqual([expect.objectContaining({ path: '$.llm.base_url' })]);
+    doc.llm = { provider: 'llamacpp', base_url: 'http://127.0.0.1:8080' };
+    expect(validate(doc).errors).toEqual([]);
+    doc.llm = { provider: 'auto', probe_order: ['11434', 'http://127.0.0.1:9000'] };
+    expect(validate(doc).errors).toEqual([]);
+  });
+
   it.each([
     ['lat', 90.5],
     ['lat', -91],

@@ -225,6 +225,7 @@ describe('accessibility basics on every page', () => {
     'zones',
     'zones/front_lawn',
     'history',
+    'tuning',
     'settings/config',
     'settings/raw',
     'settings/snapshots',

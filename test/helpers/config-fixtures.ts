@@ -148,7 +148,9 @@ export function docWithSecrets(): JsonObject {
   ];
   doc.llm = {
     provider: 'openai_compat',
-    config: { base_url: 'http://llm.local:8080/v1', model: 'qwen', api_key: 'sk-llm-secret' },
+    base_url: 'http://llm.local:8080/v1',
+    model: 'qwen',
+    api_key: 'sk-llm-secret',
   };
   doc.notifications = {
     mqtt: { host: 'mqtt.local', port: 1883, username: 'raincheck', password: 'mqtt-pass-word' },

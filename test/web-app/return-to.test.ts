@@ -31,7 +31,14 @@ describe('the page to return to after signing in', () => {
 
   it('agrees with the server on the cookie and on which pages are remembered', () => {
     expect(SERVER_COOKIE).toBe(RETURN_TO_COOKIE);
-    for (const path of ['/zones', '/zones/front_lawn', '/history', '/settings', '/settings/account']) {
+    for (const path of [
+      '/zones',
+      '/zones/front_lawn',
+      '/history',
+      '/tuning',
+      '/settings',
+      '/settings/account',
+    ]) {
       const page = returnPathOf(path);
       expect(page).not.toBeNull();
       expect(returnPathFrom(returnToCookie(page as string))).toBe(page);

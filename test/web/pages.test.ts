@@ -108,6 +108,7 @@ describe('app pages', () => {
     ['/zones/', '../'],
     ['/history', './'],
     ['/history?days=30', './'],
+    ['/tuning', './'],
     ['/settings', './'],
     ['/settings/account', '../'],
   ])('GET %s answers the shell with <base href="%s">', async (page, base) => {

@@ -65,7 +65,7 @@ describe('POST /wizard/test_llm', () => {
     );
     const booted = await services.boot();
     const res = await post(booted, 'test_llm', {
-      llm: { provider: 'ollama', config: { base_url: ollama.baseUrl, model: 'llama3' } },
+      llm: { provider: 'ollama', base_url: ollama.baseUrl, model: 'llama3' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -83,17 +83,17 @@ describe('POST /wizard/test_llm', () => {
         : json(401, { error: 'no' }),
     );
     const booted = await services.boot();
-    const llm = { provider: 'openai_compat', config: { base_url: server.baseUrl, model: 'gpt-local' } };
+    const llm = { provider: 'openai_compat', base_url: server.baseUrl, model: 'gpt-local' };
     await request(booted.service.server)
       .put('/api/v1/config')
       .send({
         schema_version: 2,
         deployment: { location: { lat: 40.7, lon: -74 } },
-        llm: { ...llm, config: { ...llm.config, api_key: 'sk-local-1' } },
+        llm: { ...llm, api_key: 'sk-local-1' },
       })
       .expect(200);
     const res = await post(booted, 'test_llm', {
-      llm: { ...llm, config: { ...llm.config, api_key: '***redacted***' } },
+      llm: { ...llm, api_key: '***redacted***' },
     });
     expect(res.status).toBe(200);
     expect(res.body.models).toEqual(['gpt-local']);
@@ -102,11 +102,11 @@ describe('POST /wizard/test_llm', () => {
   it('answers 502 when the server is unreachable and 422 for an incomplete block', async () => {
     const booted = await services.boot();
     const down = await post(booted, 'test_llm', {
-      llm: { provider: 'llamacpp', config: { base_url: await refusedBaseUrl() } },
+      llm: { provider: 'llamacpp', base_url: await refusedBaseUrl() },
     });
     expect(down.status).toBe(502);
     expect(down.body.code).toBe('llm_unreachable');
-    const incomplete = await post(booted, 'test_llm', { llm: { provider: 'ollama', config: {} } });
+    const incomplete = await post(booted, 'test_llm', { llm: { provider: 'ollama' } });
     expect(incomplete.status).toBe(422);
     expect(incomplete.body.code).toBe('llm_invalid');
   });

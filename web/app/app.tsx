@@ -13,6 +13,7 @@ import DashboardPage from './pages/dashboard';
 const ZonesPage = lazyPage(() => import('./pages/zones'));
 const ZonePage = lazyPage<{ slug: string }>(() => import('./pages/zone'));
 const HistoryPage = lazyPage(() => import('./pages/history'));
+const TuningPage = lazyPage(() => import('./pages/tuning'));
 const SettingsPage = lazyPage<{ section: string | null; onUnitsChange: (units: UnitSystem) => void }>(
   () => import('./pages/settings'),
 );
@@ -24,13 +25,14 @@ const TITLES: Record<Route['page'], string> = {
   zones: 'Zones',
   zone: 'Zone',
   history: 'History',
+  tuning: 'Tuning',
   settings: 'Settings',
   login: 'Sign in',
   setup: 'Set up',
   not_found: 'Not found',
 };
 
-/** Signed out: remember the page (zones, history, settings) for after the sign-in, then go. */
+/** Signed out: remember the page (zones, history, tuning, settings) for after the sign-in, then go. */
 function sendToLogin(): void {
   if (appPath() !== 'login') rememberReturnPath(appPath());
   navigate('login', true);
@@ -115,6 +117,8 @@ export function App() {
         return <ZonePage slug={route.slug} />;
       case 'history':
         return <HistoryPage />;
+      case 'tuning':
+        return <TuningPage />;
       case 'settings':
         return <SettingsPage section={route.section} onUnitsChange={setUnits} />;
       case 'not_found':

@@ -13,7 +13,7 @@ export const RETURN_TO_COOKIE = 'raincheck_return_to';
 const RETURN_TO_MAX_AGE_S = 600;
 
 /** App pages worth returning to (the dashboard is where sign-in lands anyway). */
-const RETURNABLE = /^\/(zones(\/[A-Za-z0-9_-]+)?|history|settings(\/[A-Za-z0-9_-]+)?)\/?$/;
+const RETURNABLE = /^\/(zones(\/[A-Za-z0-9_-]+)?|history|tuning|settings(\/[A-Za-z0-9_-]+)?)\/?$/;
 
 /** The app-relative page to return to for a request path, or null. */
 export function returnPathOf(path: string): string | null {

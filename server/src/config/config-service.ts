@@ -180,7 +180,7 @@ export class ConfigService {
     // The file validated before, byte for byte, by this build: apply what that gave, without zod.
     const cached = current ? this.cache.read(bytes, doc) : null;
     if (cached) {
-      this.adopt({ doc, ...cached }, this.fileTimeEpoch());
+      this.adopt({ doc: migrated, ...cached }, this.fileTimeEpoch());
       this.log.debug('applied the cached validation of the unchanged config file');
       return;
     }
@@ -297,6 +297,23 @@ export class ConfigService {
       undefined,
       unchanged ? verbatim : undefined,
     );
+  }
+
+  /**
+   * A save whose candidate is built from the stored document inside the write
+   * lock, so nothing written meanwhile is lost or decided on stale data (the
+   * tuning apply re-derives its recommendation in `build`). `build` gets a copy
+   * it may change; whatever it throws rejects the save with nothing written.
+   */
+  update(build: (stored: JsonObject) => JsonObject, options: SaveOptions): Promise<SaveResult> {
+    return this.lock.run(() => {
+      if (!this.storedDocument || this.status !== 'ok') {
+        throw new ConfigRejected('config_invalid', 'there is no loaded config to change', {
+          validation: this.bootReport,
+        });
+      }
+      return this.saveLocked(build(structuredClone(this.storedDocument)), options);
+    });
   }
 
   saveRaw(text: string, options: SaveOptions): Promise<SaveResult> {

@@ -13,8 +13,6 @@ type Migration = (doc: JsonObject) => JsonObject;
  * v1 -> v2:
  * - `controller_station` was written as a bare TOML integer (`= 3`); v2 holds
  *   strings so an entity id and a station number share one field.
- * - LLM provider fields sat directly under `[llm]`; v2 keeps them in `[llm.config]`
- *   like every other per-kind block.
  */
 function v1ToV2(doc: JsonObject): JsonObject {
   const out = structuredClone(doc);
@@ -24,17 +22,6 @@ function v1ToV2(doc: JsonObject): JsonObject {
         zone.controller_station = String(zone.controller_station);
       }
     }
-  }
-  if (isPlainObject(out.llm)) {
-    const llm = out.llm;
-    const config: JsonObject = isPlainObject(llm.config) ? llm.config : {};
-    for (const key of ['base_url', 'model', 'api_key', 'probe_order']) {
-      if (key in llm) {
-        config[key] ??= llm[key] ?? null;
-        delete llm[key];
-      }
-    }
-    if (Object.keys(config).length > 0) llm.config = config;
   }
   out.schema_version = 2;
   return out;
@@ -48,10 +35,27 @@ export interface MigrationOutcome {
   to: number;
 }
 
+/**
+ * Within v2: early builds kept the LLM provider fields in an `[llm.config]`
+ * table; spec 2.6 puts them on `[llm]` itself (`llm.base_url`, `llm.model`,
+ * `llm.api_key`, `llm.probe_order`). Such a document is read as if they sat
+ * there; a value already on `[llm]` wins. The file changes on its next save.
+ */
+function hoistLlmConfig(doc: JsonObject): JsonObject {
+  const llm = doc.llm;
+  if (!isPlainObject(llm) || !isPlainObject(llm.config)) return doc;
+  const out = structuredClone(doc);
+  const block = out.llm as JsonObject;
+  const nested = block.config as JsonObject;
+  delete block.config;
+  for (const [key, value] of Object.entries(nested)) if (!(key in block)) block[key] = value;
+  return out;
+}
+
 /** Brings a document up to the current schema; documents at or above it come back untouched. */
 export function migrateDocument(doc: JsonObject): MigrationOutcome {
   const from = typeof doc.schema_version === 'number' ? doc.schema_version : CURRENT_SCHEMA_VERSION;
-  let current = doc;
+  let current = from <= CURRENT_SCHEMA_VERSION ? hoistLlmConfig(doc) : doc;
   let version = from;
   while (version < CURRENT_SCHEMA_VERSION) {
     const step = MIGRATIONS[version];

@@ -130,20 +130,31 @@ function buildSchemas(z: ZodNamespace) {
     scheduling_model: z.enum(SCHEDULING_MODELS).nullish().describe('null = engine default'),
   });
 
-  const llmSchema = z.strictObject({
-    provider: z.enum(LLM_PROVIDERS).default('auto'),
-    timeout_s: z.number().positive().max(600).default(20),
-    explanation_ttl_s: z.number().int().min(0).default(300),
-    anomaly_ttl_s: z.number().int().min(0).default(3600),
-    config: z
-      .strictObject({
-        base_url: z.string().nullish(),
-        model: z.string().nullish(),
-        api_key: z.string().nullish(),
-        probe_order: z.array(z.string()).nullish(),
-      })
-      .default({}),
-  });
+  // Spec 2.6 `llm`: the provider fields sit on the block itself (`llm.base_url`, `llm.model`, `llm.api_key`).
+  const llmSchema = z
+    .strictObject({
+      provider: z.enum(LLM_PROVIDERS).default('auto'),
+      base_url: z.string().nullish(),
+      model: z.string().nullish(),
+      api_key: z.string().nullish(),
+      probe_order: z
+        .array(z.string())
+        .nullish()
+        .describe('auto: ports or base URLs; default 11434, 8080, 1234'),
+      timeout_s: z.number().positive().max(600).default(20),
+      explanation_ttl_s: z.number().int().min(0).default(300),
+      anomaly_ttl_s: z.number().int().min(0).default(3600),
+    })
+    .superRefine((llm, ctx) => {
+      const needs =
+        llm.provider === 'auto' ? [] : llm.provider === 'llamacpp' ? ['base_url'] : ['base_url', 'model'];
+      for (const field of needs) {
+        const value = llm[field as 'base_url' | 'model'];
+        if (typeof value !== 'string' || value.trim() === '') {
+          ctx.addIssue({ code: 'custom', path: [field], message: `provider ${llm.provider} needs ${field}` });
+        }
+      }
+    });
 
   const port = z.number().int().min(1).max(65535);
 

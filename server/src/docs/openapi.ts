@@ -17,6 +17,7 @@ import { scenarioSchema } from '../http/routes/irrigation';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
 import { DAYS_RULES } from '../irrigation/history/query';
+import { applyBody, dismissBody, undismissBody } from '../irrigation/tuning/bodies';
 import { ACCEPTED_EXTENSIONS } from '../photos/sniff';
 import { compareText } from '../core/compare';
 
@@ -100,6 +101,9 @@ function componentSchemas(): Record<string, Json> {
       properties: { ts: { type: ['string', 'number'], description: 'a snapshot ts from /config/snapshots' } },
     },
     IrrigationScenario: schemaOf(scenarioSchema),
+    TuningApplyRequest: schemaOf(applyBody),
+    TuningDismissRequest: schemaOf(dismissBody),
+    TuningUndismissRequest: schemaOf(undismissBody),
     IrrigationAction: actionSchema(),
     AuthCredentials: schemaOf(credentialsBody),
     TokenRequest: schemaOf(tokenBody),
@@ -147,6 +151,9 @@ const REQUEST_BODIES: Record<string, Json> = {
   },
   'POST /irrigation/simulate': { ...json('IrrigationScenario'), required: false },
   'POST /irrigation/action': json('IrrigationAction'),
+  'POST /irrigation/tuning/dismiss': json('TuningDismissRequest'),
+  'POST /irrigation/tuning/undismiss': json('TuningUndismissRequest'),
+  'POST /config/zones/apply': json('TuningApplyRequest'),
   'POST /auth/setup': json('AuthCredentials'),
   'POST /auth/login': json('AuthCredentials'),
   'POST /auth/tokens': json('TokenRequest'),
@@ -242,6 +249,7 @@ const QUERY_PARAMETERS: Record<string, Json[]> = {
     query('format', { type: 'string', enum: ['csv', 'json'], default: 'csv' }, 'case-insensitive'),
   ],
   'GET /irrigation/accuracy': [days(DAYS_RULES.accuracy)],
+  'GET /irrigation/tuning': [days(DAYS_RULES.tuning)],
   'GET /radar/windgrid': [query('bbox', { type: 'string' }, 'south,west,north,east in degrees')],
   'GET /radar/precip': [query('bbox', { type: 'string' }, 'south,west,north,east in degrees')],
   'PUT /config': [allowRename],

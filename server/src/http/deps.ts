@@ -11,6 +11,9 @@ import type { WeatherService } from '../weather/weather-service';
 import type { ForecastService } from '../forecast/forecast-service';
 import type { IrrigationService } from '../irrigation/irrigation-service';
 import type { ActionExecutor } from '../irrigation/action-executor';
+import type { TuningApi } from '../irrigation/tuning/lazy-tuning';
+import type { AnomalyService } from '../irrigation/anomalies/anomaly-service';
+import type { Advisor } from '../advisor/advisor';
 import type { CatalogView } from '../ha/entities/descriptor';
 import type { HaSiteFacts } from '../ha/ha-facts';
 import type { HaLink } from '../ha/ha-link';
@@ -33,6 +36,12 @@ export interface HttpDeps {
   forecast: ForecastService;
   irrigation: IrrigationService;
   actions: ActionExecutor;
+  /** Null without the database: the tuning routes stay unmounted and apply has nothing to derive. */
+  tuning: TuningApi | null;
+  /** GET /irrigation/anomalies (cached; announces `anomaly.new`). */
+  anomalies: Pick<AnomalyService, 'list'>;
+  /** GET /irrigation/explanation: the advisor's phrasing, or the engine's own text. */
+  advisor: Pick<Advisor, 'explanation'>;
   /** What the entity catalog reads (null before a config exists): /sensors/manifest. */
   catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */

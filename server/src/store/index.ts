@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './announcements';
 export * from './controls';
 export * from './database';
 export * from './decisions';
@@ -10,5 +11,7 @@ export * from './notification-routes';
 export * from './push-subscriptions';
 export * from './readings';
 export * from './runs';
+export * from './session-plans';
 export * from './store';
 export * from './tokens';
+export * from './tuning-dismissals';

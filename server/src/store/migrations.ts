@@ -120,6 +120,43 @@ const INITIAL_SCHEMA = `
 `;
 
 /**
+ * The learning loop (issue 20): what each scheduled session was planned to be
+ * (the run cap's evidence), the owner's silenced tuning suggestions, and what
+ * has already been announced (anomalies, the weekly digest) so a restart does
+ * not announce it again.
+ */
+const LEARNING_SCHEMA = `
+  CREATE TABLE session_plans (
+    session_id       TEXT PRIMARY KEY,
+    zone             TEXT NOT NULL,
+    date_local       TEXT NOT NULL,
+    epoch            INTEGER NOT NULL,
+    model            TEXT NOT NULL,
+    planned_seconds  INTEGER NOT NULL,
+    uncapped_seconds INTEGER NOT NULL,
+    session_capped   INTEGER NOT NULL CHECK (session_capped IN (0, 1)),
+    max_run_minutes  INTEGER
+  );
+  CREATE INDEX session_plans_by_zone ON session_plans (zone, epoch);
+
+  CREATE TABLE tuning_dismissals (
+    zone              TEXT NOT NULL,
+    field             TEXT NOT NULL,
+    kind              TEXT NOT NULL CHECK (kind IN ('snooze', 'permanent')),
+    recommendation_id TEXT NOT NULL,
+    created_epoch     INTEGER NOT NULL,
+    expires_epoch     INTEGER,
+    PRIMARY KEY (zone, field, kind)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE announcements (
+    key         TEXT PRIMARY KEY,
+    first_epoch INTEGER NOT NULL,
+    last_epoch  INTEGER NOT NULL
+  ) WITHOUT ROWID;
+`;
+
+/**
  * Ordered, append-only. A released migration is never edited: schema changes
  * ship as a new entry so every install walks the same path.
  */
@@ -159,6 +196,11 @@ export const MIGRATIONS: readonly Migration[] = [
         );
         CREATE INDEX notification_deliveries_by_channel ON notification_deliveries (channel, id);
       `),
+  },
+  {
+    version: 4,
+    name: 'learning loop: session plans, tuning dismissals, announcements',
+    up: (db) => db.exec(LEARNING_SCHEMA),
   },
 ];
 

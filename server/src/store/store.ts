@@ -1,5 +1,6 @@
 import type { Logger } from '../core/logger';
 import { AccountsRepository, SessionsRepository } from './accounts';
+import { AnnouncementsRepository } from './announcements';
 import { closeDatabase, openDatabase, type Database, type OpenOptions } from './database';
 import { ControlsRepository } from './controls';
 import { DecisionsRepository } from './decisions';
@@ -10,7 +11,9 @@ import { NotificationRoutesRepository } from './notification-routes';
 import { PushSubscriptionsRepository } from './push-subscriptions';
 import { ReadingsRepository } from './readings';
 import { RunsRepository } from './runs';
+import { SessionPlansRepository } from './session-plans';
 import { TokensRepository } from './tokens';
+import { TuningDismissalsRepository } from './tuning-dismissals';
 
 /** The persistence database and every repository over it, opened and closed together. */
 export class Store {
@@ -25,6 +28,9 @@ export class Store {
   readonly controls: ControlsRepository;
   readonly notificationRoutes: NotificationRoutesRepository;
   readonly notificationDeliveries: NotificationDeliveriesRepository;
+  readonly sessionPlans: SessionPlansRepository;
+  readonly tuningDismissals: TuningDismissalsRepository;
+  readonly announcements: AnnouncementsRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -38,6 +44,9 @@ export class Store {
     this.controls = new ControlsRepository(db);
     this.notificationRoutes = new NotificationRoutesRepository(db);
     this.notificationDeliveries = new NotificationDeliveriesRepository(db);
+    this.sessionPlans = new SessionPlansRepository(db);
+    this.tuningDismissals = new TuningDismissalsRepository(db);
+    this.announcements = new AnnouncementsRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */

@@ -16,6 +16,7 @@ export const APP_PAGES = [
   '/zones',
   '/zones/:slug',
   '/history',
+  '/tuning',
   '/settings',
   '/settings/:section',
 ] as const;

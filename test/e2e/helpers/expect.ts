@@ -85,6 +85,14 @@ export function expect(locator: Locator) {
         matches(expected),
         options,
       ),
+    toHaveCount: (expected: number, options?: Options) =>
+      poll(
+        locator,
+        `${locator} to match ${expected} element(s)`,
+        async () => String(await locator.count()),
+        (v) => v === String(expected),
+        options,
+      ),
     not: {
       toBeEmpty: (options?: Options) =>
         poll(

@@ -23,9 +23,14 @@ export function assertWebAppBuilt(): void {
     throw new Error('dist/web is missing: run `npm run build` first (npm test does)');
 }
 
-export async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
+/** `prepare` writes into the data folder before the service first starts (recorded history, say). */
+export async function startInstance(
+  env: Record<string, string> = {},
+  prepare?: (dataDir: string) => void,
+): Promise<Instance> {
   assertWebAppBuilt();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-e2e-'));
+  prepare?.(dataDir);
   const { child, port } = await spawnService(dataDir, { LAT: '40.7', LON: '-74.0', ...env });
   return {
     url: `http://127.0.0.1:${port}/`,
@@ -43,5 +48,7 @@ export async function startInstance(env: Record<string, string> = {}): Promise<I
 }
 
 /** The demo: synthetic weather, dry-run controller, six zones, auth disabled. */
-export const startDemo = (env: Record<string, string> = {}): Promise<Instance> =>
-  startInstance({ DEMO: '1', ...env });
+export const startDemo = (
+  env: Record<string, string> = {},
+  prepare?: (dataDir: string) => void,
+): Promise<Instance> => startInstance({ DEMO: '1', ...env }, prepare);

@@ -32,6 +32,9 @@ interface PlanZone {
   reason_code?: string;
   cycles_s?: number[];
   soak_s?: number | null;
+  session_capped?: boolean;
+  uncapped_seconds?: number;
+  max_run_minutes?: number;
 }
 
 function anchoredClock(startMs: number): Clock {
@@ -58,9 +61,17 @@ function snapshotOf(zones: PlanZone[], window: { start: number; finish: number }
           water_need: z.water_need ?? 'due',
           reason_code: z.reason_code ?? 'water',
           reason: z.reason_code ? `held: ${z.reason_code}` : 'due',
+          model: 'soil',
+          session_capped: z.session_capped ?? false,
+          uncapped_seconds: z.uncapped_seconds ?? z.planned_seconds,
         })),
       },
     ],
+    decision_trace: {
+      zones: Object.fromEntries(
+        zones.map((z) => [z.zone, { inputs: { max_run_minutes: z.max_run_minutes ?? 60 } }]),
+      ),
+    },
   } as unknown as IrrigationSnapshot;
 }
 
@@ -119,6 +130,7 @@ async function rig(
     ledger,
     snapshot: () => snapshot,
     state: store.controls,
+    sessionPlans: store.sessionPlans,
   });
   return {
     bus,
@@ -150,6 +162,45 @@ function allRows(store: Store) {
 }
 
 describe('the run-window scheduler', () => {
+  it('keeps the plan each session began from (the run-cap evidence), the first one for a session', async () => {
+    const store = stores.store();
+    const r = await rig(store);
+    r.setSnapshot(
+      snapshotOf(
+        [
+          { zone: 'a', planned_seconds: 1, session_capped: true, uncapped_seconds: 3, max_run_minutes: 5 },
+          { zone: 'b', planned_seconds: 1 },
+        ],
+        OPEN_WINDOW,
+      ),
+    );
+    await r.scheduler.tick();
+    const plans = store.sessionPlans.listWindow(0, 4_102_444_800);
+    expect(plans).toEqual([
+      expect.objectContaining({
+        session_id: sessionId(DATE, 'a'),
+        zone: 'a',
+        date_local: DATE,
+        model: 'soil',
+        planned_seconds: 1,
+        uncapped_seconds: 3,
+        session_capped: true,
+        max_run_minutes: 5,
+      }),
+      expect.objectContaining({ zone: 'b', session_capped: false, uncapped_seconds: 1, max_run_minutes: 60 }),
+    ]);
+    // The same session's plan is never rewritten.
+    expect(
+      store.sessionPlans.record({
+        ...(plans[0] as (typeof plans)[0]),
+        planned_seconds: 99,
+        epoch: NOW_S + 60,
+      }),
+    ).toBe(false);
+    expect(store.sessionPlans.listWindow(0, 4_102_444_800, 'a')[0]?.planned_seconds).toBe(1);
+    await r.stop();
+  }, 15_000);
+
   it('runs the zones in sequence inside the window; cycle segments share one session id', async () => {
     const store = stores.store();
     const r = await rig(store);

@@ -1,5 +1,6 @@
 import { sessionDays } from '../../../server/src/agronomy/soil/water-balance';
 import { unionIntervals, zoneLedger } from '../../../server/src/irrigation/engine/applied-water';
+import { sessionPlanOf } from '../../../server/src/irrigation/dispatch/session-plan';
 import { computeIrrigation } from '../../../server/src/irrigation/engine/engine';
 import { explainVerdict } from '../../../server/src/irrigation/engine/explain';
 import type { EngineOutput } from '../../../server/src/irrigation/engine/types';
@@ -98,6 +99,15 @@ describe('soil model', () => {
     expect(side.session_capped).toBe(true);
     expect(out.snapshot.zones.find((z) => z.slug === 'side_strip')?.math.cap_binding).toBe(true);
     expect(budget(out, 'side_strip').soil_ceiling_binding).toBe(true);
+    // What the scheduler keeps of it for the run-cap tuning: the need before the cap, and the cap.
+    expect(sessionPlanOf(out.snapshot, 'side_strip', 'sched-x', NOW)).toMatchObject({
+      planned_seconds: 600,
+      session_capped: true,
+      max_run_minutes: 10,
+      model: 'soil',
+      uncapped_seconds: (side as unknown as { uncapped_seconds: number }).uncapped_seconds,
+    });
+    expect(sessionPlanOf(out.snapshot, 'side_strip', 'sched-x', NOW)?.uncapped_seconds).toBeGreaterThan(600);
   });
 
   it('an unknown depletion interval straddling the trigger plans nothing', () => {

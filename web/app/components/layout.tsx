@@ -7,6 +7,7 @@ const NAV: { path: string; label: string; pages: Route['page'][] }[] = [
   { path: '', label: 'Dashboard', pages: ['dashboard'] },
   { path: 'zones', label: 'Zones', pages: ['zones', 'zone'] },
   { path: 'history', label: 'History', pages: ['history'] },
+  { path: 'tuning', label: 'Tuning', pages: ['tuning'] },
   { path: 'settings', label: 'Settings', pages: ['settings'] },
 ];
 

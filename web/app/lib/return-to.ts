@@ -3,7 +3,7 @@ import { parseRoute } from './routes';
 /**
  * The page to open after signing in (server/src/auth/return-to.ts sets it on
  * the redirect to /login; the app sets it when it sends a signed-out user
- * there). Only the app's own zone, history and settings pages are accepted,
+ * there). Only the app's own zone, history, tuning and settings pages are accepted,
  * so the value can never lead off the app.
  */
 
@@ -11,7 +11,7 @@ export const RETURN_TO_COOKIE = 'raincheck_return_to';
 const MAX_AGE_S = 600;
 /** The cookie that forgets the remembered page. */
 export const EXPIRED_RETURN_TO = `${RETURN_TO_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
-const RETURNABLE_PAGES = new Set(['zones', 'zone', 'history', 'settings']);
+const RETURNABLE_PAGES = new Set(['zones', 'zone', 'history', 'tuning', 'settings']);
 
 /** A safe app-relative page path from a cookie header string, or '' (the dashboard). */
 export function returnPathFrom(cookieHeader: string): string {

@@ -9,6 +9,7 @@ export type Route =
   | { page: 'zones' }
   | { page: 'zone'; slug: string }
   | { page: 'history' }
+  | { page: 'tuning' }
   | { page: 'settings'; section: string | null }
   | { page: 'login' }
   | { page: 'setup' }
@@ -20,6 +21,7 @@ export function parseRoute(path: string): Route {
   if (first === '' && second === undefined) return { page: 'dashboard' };
   if (first === 'zones') return second ? { page: 'zone', slug: second } : { page: 'zones' };
   if (first === 'history' && second === undefined) return { page: 'history' };
+  if (first === 'tuning' && second === undefined) return { page: 'tuning' };
   if (first === 'settings') return { page: 'settings', section: second ?? null };
   if (first === 'login' && second === undefined) return { page: 'login' };
   if (first === 'setup') return { page: 'setup' };

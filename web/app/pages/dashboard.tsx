@@ -48,7 +48,7 @@ function SetupNotice() {
 function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now: number }) {
   const verdict = todayVerdict(snapshot, now);
   const next = nextRun(snapshot);
-  const explanation = useApi<{ text?: string }>(snapshot ? 'irrigation/explanation' : null);
+  const explanation = useApi<Explanation>(snapshot ? 'irrigation/explanation' : null);
   // The explanation follows the verdict: fetch it again when the verdict changes.
   const verdictKey = `${snapshot?.decision_trace?.verdict ?? ''}:${snapshot?.decision_trace?.reason_code ?? ''}`;
   const lastKey = useRef(verdictKey);
@@ -108,13 +108,39 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
           {(snapshot.restart_reasons ?? []).join('; ') || 'a controller changed while a valve was open'}
         </p>
       )}
-      {explanation.data?.text && (
-        <details class="explanation">
-          <summary>How Raincheck decided</summary>
-          <pre>{explanation.data.text}</pre>
-        </details>
-      )}
+      {explanation.data && <ExplanationBlock explanation={explanation.data} />}
     </section>
+  );
+}
+
+/** GET /irrigation/explanation: the advisor's words when a model phrased them, the engine's account always. */
+interface Explanation {
+  source: 'llm' | 'engine';
+  text: string;
+  engine_text: string;
+  provider: string | null;
+  model: string | null;
+}
+
+function ExplanationBlock({ explanation }: { explanation: Explanation }) {
+  const phrased = explanation.source === 'llm';
+  return (
+    <div class="explanation" data-testid="explanation" data-source={explanation.source}>
+      {phrased && (
+        <>
+          <p class="explanation-text">{explanation.text}</p>
+          <p class="muted small">
+            Phrased by your {explanation.provider ?? 'local'} model
+            {explanation.model ? ` (${explanation.model})` : ''} from the engine’s account below; it decides
+            nothing.
+          </p>
+        </>
+      )}
+      <details>
+        <summary>How Raincheck decided</summary>
+        <pre>{explanation.engine_text}</pre>
+      </details>
+    </div>
   );
 }
 

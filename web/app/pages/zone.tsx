@@ -27,7 +27,10 @@ import {
   zoneReason,
   type Format,
 } from './zones/zone-model';
+import { TuningEntry } from './tuning/recommendation-card';
+import type { TuningReport } from './tuning/tuning-model';
 import './zone/zone.css';
+import './tuning/tuning.css';
 
 /** /zones/<slug>: one zone's state and controls, today's FAO-56 math, the last 30 days and its run records. */
 
@@ -249,6 +252,30 @@ function RunRecords({ runs, fmt, now }: { runs: RunRecord[]; fmt: Format; now: n
   );
 }
 
+/** The zone's tuning entry (the report at its default window); absent without the history database. */
+function ZoneTuning({ slug }: { slug: string }) {
+  const report = useApi<TuningReport>('irrigation/tuning');
+  const entry = report.data?.zones.find((z) => z.slug === slug) ?? null;
+  if (report.error?.status === 404) return null;
+  return (
+    <section aria-labelledby="zone-tuning-title" class="card" data-testid="zone-tuning">
+      {report.error && <ErrorNotice error={report.error} title="The tuning report could not be loaded" />}
+      {entry && report.data && (
+        <TuningEntry
+          entry={entry}
+          windowDays={report.data.window_days}
+          onChanged={report.reload}
+          heading={<h2 id="zone-tuning-title">Tuning</h2>}
+        />
+      )}
+      {!entry && !report.error && <h2 id="zone-tuning-title">Tuning</h2>}
+      <p class="muted small">
+        <Link to="tuning">All zones and the forecast scorecard</Link>
+      </p>
+    </section>
+  );
+}
+
 export default function ZonePage({ slug }: { slug: string }) {
   const irrigation = useLiveSnapshot<IrrigationSnapshot>('irrigation');
   const history = useApi<HistoryWindow>('irrigation/history?days=30');
@@ -332,6 +359,7 @@ export default function ZonePage({ slug }: { slug: string }) {
         />
       </section>
       <TodayPlan zone={zone} snapshot={snapshot} fmt={fmt} />
+      <ZoneTuning slug={zone.slug} />
       {history.error && history.error.status !== 404 && (
         <ErrorNotice error={history.error} title="The run history could not be loaded" />
       )}

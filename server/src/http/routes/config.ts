@@ -5,6 +5,7 @@ import { configSchema } from '../../config/schema';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
 import { queryFlag, queryString } from '../query';
+import { tuningCall } from './irrigation-tuning';
 
 /**
  * /config and its sub-resources (spec 4.5), plus GET /backup/snapshots.
@@ -85,6 +86,19 @@ export function configRoutes(deps: HttpDeps): DomainRoutes {
         const text = deps.config.rawText();
         if (text === null) throw new ApiError(404, 'config_absent', 'no config file exists yet');
         return reply.type('application/toml; charset=utf-8').send(text);
+      });
+
+      // Spec 4.5: re-derived inside the write lock; without the database nothing derives.
+      scope.post('/config/zones/apply', { preHandler: deps.privileged }, async (request) => {
+        const tuning = deps.tuning;
+        if (!tuning) {
+          throw new ApiError(
+            409,
+            'stale_recommendation',
+            'no recommendation derives: the history database is unavailable',
+          );
+        }
+        return tuningCall(() => tuning.apply(request.body, (run) => write(deps, run)));
       });
 
       void scope.register(async (raw) => rawWriteRoute(raw, deps));

@@ -1,5 +1,4 @@
 import { lazySchema } from '../../core/zod-lazy';
-import { epochSeconds } from '../../core/clock';
 import { explainVerdict } from '../../irrigation/engine/explain';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
@@ -29,10 +28,16 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
       scope.get('/irrigation/snapshot', async () => irrigation.snapshot() ?? Promise.reject(noConfig()));
       scope.get('/irrigation/stream', (request, reply) => subscribe(deps, 'irrigation', request, reply));
 
-      scope.get('/irrigation/explanation', async () => {
-        const output = irrigation.latestOutput();
-        if (!output) throw noConfig();
-        return { generated_epoch: epochSeconds(deps.clock), source: 'engine', text: explainVerdict(output) };
+      // Spec 4.4 (shape not shown): {generated_epoch, source: llm|engine, text, engine_text, provider, model, note}.
+      scope.get(
+        '/irrigation/explanation',
+        async () => (await deps.advisor.explanation()) ?? Promise.reject(noConfig()),
+      );
+
+      // Spec 4.4: `{anomalies: [{severity, type, description}]}`, cached an hour; each entry adds its subject, evidence and fix.
+      scope.get('/irrigation/anomalies', async () => {
+        const { generated_epoch, anomalies } = deps.anomalies.list();
+        return { generated_epoch, anomalies };
       });
 
       scope.post('/irrigation/simulate', async (request) => {

@@ -7,7 +7,8 @@ import { DispatchError } from './dispatch-error';
 import { errorText, type Dispatcher, type KeyValue } from './dispatcher';
 import type { ValveDriver } from './driver';
 import type { RunLedger } from './run-ledger';
-import { skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
+import type { SessionPlan } from '../../store/session-plans';
+import { sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
 import { runSource, SKIP_MARKER_SOURCE } from './sources';
 
 /**
@@ -49,6 +50,8 @@ export interface SchedulerDeps {
   ledger: RunLedger;
   snapshot: () => IrrigationSnapshot | null;
   state: KeyValue | null;
+  /** Where each session's plan is kept (the run-cap tuning's evidence); absent or null keeps none. */
+  sessionPlans?: { record(plan: SessionPlan): boolean } | null;
 }
 
 export class Scheduler implements Module {
@@ -96,6 +99,7 @@ export class Scheduler implements Module {
     const jobs = zoneJobs(snapshot).filter((job) => !this.alreadyBegun(today.date_local, job.zone));
     if (jobs.length === 0) return null;
     this.rememberDay(today.date_local, snapshot.today_window.finish);
+    this.recordPlans(snapshot, jobs, today.date_local, now);
     this.log.info({ date: today.date_local, zones: jobs.map((j) => j.zone) }, 'run window: dispatching');
     this.session = this.runSession(jobs, today.date_local).finally(() => (this.session = null));
     return this.session;
@@ -177,6 +181,20 @@ export class Scheduler implements Module {
       this.begun.add(sessionId(date, job.zone));
       this.log.warn({ zone: job.zone, err: errorText(err) }, 'scheduled run failed');
       return 'dropped';
+    }
+  }
+
+  /** The plan each session starts from; a catch-up of the same session keeps the first. */
+  private recordPlans(snapshot: IrrigationSnapshot, jobs: ZoneJob[], date: string, now: number): void {
+    const plans = this.deps.sessionPlans;
+    if (!plans) return;
+    for (const job of jobs) {
+      const plan = sessionPlanOf(snapshot, job.zone, sessionId(date, job.zone), now);
+      try {
+        if (plan) plans.record(plan);
+      } catch (err) {
+        this.log.warn({ zone: job.zone, err: errorText(err) }, 'could not record the session plan');
+      }
     }
   }
 

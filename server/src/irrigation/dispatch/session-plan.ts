@@ -1,3 +1,4 @@
+import type { SessionPlan } from '../../store/session-plans';
 import type { IrrigationSnapshot } from '../snapshot-schema';
 
 /**
@@ -48,6 +49,40 @@ export function skipMarkers(snapshot: IrrigationSnapshot): SkipMarker[] {
   return today.zones
     .filter((z) => z.planned_seconds === 0 && (z.water_need === 'due' || paused))
     .map((z) => ({ zone: z.zone, reason: paused ? `paused: ${z.reason}` : `${z.reason_code}: ${z.reason}` }));
+}
+
+/**
+ * The plan behind a zone's session today, as the run-cap evidence keeps it:
+ * planned and uncapped seconds from today's water plan, the ceiling from the
+ * decision trace's zone inputs. Null when today's plan has no such zone.
+ */
+export function sessionPlanOf(
+  snapshot: IrrigationSnapshot,
+  zone: string,
+  sessionId: string,
+  epoch: number,
+): SessionPlan | null {
+  const today = snapshot.water_plan[0];
+  const plan = today?.zones.find((z) => z.zone === zone);
+  if (!today || !plan) return null;
+  const extras = plan as { uncapped_seconds?: unknown };
+  const uncapped =
+    typeof extras.uncapped_seconds === 'number' ? extras.uncapped_seconds : plan.planned_seconds;
+  const trace = (snapshot.decision_trace ?? {}) as {
+    zones?: Record<string, { inputs?: { max_run_minutes?: unknown } }>;
+  };
+  const cap = trace.zones?.[zone]?.inputs?.max_run_minutes;
+  return {
+    session_id: sessionId,
+    zone,
+    date_local: today.date_local,
+    epoch,
+    model: plan.model,
+    planned_seconds: plan.planned_seconds,
+    uncapped_seconds: Math.max(uncapped, plan.planned_seconds),
+    session_capped: plan.session_capped,
+    max_run_minutes: typeof cap === 'number' ? cap : null,
+  };
 }
 
 function isPositive(value: unknown): value is number {

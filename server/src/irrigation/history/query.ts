@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors';
  * a repeated parameter) is garbage and answers 400 on every endpoint. A whole
  * number outside the endpoint's limits is then:
  * - `range` endpoints (history, decisions: 0..36500): 400, the spec gives a range, not a clamp;
- * - `clamp` endpoints (export 1..3650, accuracy 1..365): clamped, as spec 8 says.
+ * - `clamp` endpoints (export 1..3650, accuracy 1..365, tuning 7..30): clamped, as spec 8 says.
  */
 
 export const INVALID_QUERY = 'invalid_query';
@@ -28,6 +28,7 @@ export const DAYS_RULES = {
   decisions: { fallback: 30, min: 0, max: 36_500, outOfRange: 'reject' },
   export: { fallback: 365, min: 1, max: 3650, outOfRange: 'clamp' },
   accuracy: { fallback: 30, min: 1, max: 365, outOfRange: 'clamp' },
+  tuning: { fallback: 14, min: 7, max: 30, outOfRange: 'clamp' },
 } as const satisfies Record<string, DaysRule>;
 
 export type ExportFormat = 'csv' | 'json';

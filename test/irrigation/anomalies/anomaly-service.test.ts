@@ -1,0 +1,152 @@
+import { EventBus, type AnomalyEvent } from '../../../server/src/core/bus';
+import { ManualClock } from '../../../server/src/core/clock';
+import { silentLogger } from '../../../server/src/core/logger';
+import type { AnomalyEvidence } from '../../../server/src/irrigation/anomalies/anomaly';
+import { AnomalyService } from '../../../server/src/irrigation/anomalies/anomaly-service';
+import type { HeardEvidence } from '../../../server/src/irrigation/anomalies/evidence-source';
+import { tempStore } from '../../store/temp-db';
+import { cleanEvidence, NOW } from './evidence';
+
+/**
+ * The anomaly service: the TTL cache, `anomaly.new` once per new anomaly
+ * (also across a restart, again after it cleared), what it hears on the bus,
+ * and a failing detector not hiding the others.
+ */
+
+const stores = tempStore();
+
+function rig(evidence: () => AnomalyEvidence, ttl: number | null = null) {
+  const clock = new ManualClock(NOW * 1000);
+  const bus = new EventBus();
+  const announced: AnomalyEvent[] = [];
+  bus.on('anomaly.new', (a) => announced.push(a));
+  const heard: HeardEvidence[] = [];
+  let gathered = 0;
+  const make = () =>
+    new AnomalyService({
+      bus,
+      clock,
+      logger: silentLogger(),
+      gather: (now, h) => {
+        gathered += 1;
+        heard.push(h);
+        return { ...evidence(), nowEpoch: now };
+      },
+      ttlS: () => ttl,
+      announced: stores.store().announcements,
+    });
+  return { clock, bus, announced, heard, make, gathered: () => gathered };
+}
+
+const offline = () => {
+  const e = cleanEvidence();
+  e.sources = [{ ...e.sources[0], status: 'offline' } as never];
+  return e;
+};
+
+describe('the anomaly service', () => {
+  it('caches for the TTL (an hour by default, llm.anomaly_ttl_s when set)', async () => {
+    const r = rig(offline);
+    const service = r.make();
+    const first = service.list();
+    expect(first.anomalies.map((a) => a.type)).toEqual(['station_offline']);
+    r.clock.advance(3599_000);
+    expect(service.list()).toBe(first);
+    expect(r.gathered()).toBe(1);
+    r.clock.advance(1000);
+    expect(service.list().generated_epoch).toBe(NOW + 3600);
+    expect(r.gathered()).toBe(2);
+
+    const short = rig(offline, 60);
+    const quick = short.make();
+    quick.list();
+    short.clock.advance(61_000);
+    quick.list();
+    expect(short.gathered()).toBe(2);
+  });
+
+  it('announces a new anomaly once while it persists, also across a restart, and again after it cleared', async () => {
+    let broken = true;
+    const r = rig(() => (broken ? offline() : cleanEvidence()));
+    r.make().evaluate();
+    r.make().evaluate(); // a restart: the same anomaly is not news
+    expect(r.announced).toEqual([
+      expect.objectContaining({ type: 'station_offline', severity: 'warning', epoch: NOW }),
+    ]);
+    expect(r.announced[0]?.description).toContain('Station station (tempest_udp) is offline');
+    broken = false;
+    r.make().evaluate();
+    broken = true;
+    r.clock.advance(60_000);
+    r.make().evaluate();
+    expect(r.announced).toHaveLength(2);
+    expect(r.announced[1]?.epoch).toBe(NOW + 60);
+  });
+
+  it('hears controller failures, flow alarms and a pending restart on the bus', async () => {
+    const r = rig(cleanEvidence);
+    const service = r.make();
+    await service.start();
+    service.evaluate();
+    expect(r.heard[0]).toEqual({ controllerFailures: [], flowAlarms: null, restartPendingSince: null });
+    r.bus.emit('controller.failure', {
+      controller_id: 'os1',
+      kind: 'opensprinkler',
+      code: 'controller_unreachable',
+      message: 'timeout',
+      zone: null,
+      action: 'readback',
+      epoch: NOW - 10,
+    });
+    r.bus.emit('flow.alarm', {
+      zone: 'front',
+      controller_id: 'os1',
+      kind: 'none',
+      rate_gpm: 0,
+      baseline_gpm: 5,
+      stopped: false,
+      epoch: NOW - 5,
+    });
+    r.bus.emit('irrigation.snapshot', { restart_required: true } as never);
+    r.clock.advance(3600_000);
+    r.bus.emit('irrigation.snapshot', { restart_required: true } as never);
+    service.evaluate();
+    expect(r.heard[1]).toEqual({
+      controllerFailures: [
+        { controller_id: 'os1', epoch: NOW - 10, message: 'controller_unreachable: timeout' },
+      ],
+      flowAlarms: [expect.objectContaining({ zone: 'front', kind: 'none' })],
+      restartPendingSince: NOW,
+    });
+    r.bus.emit('irrigation.snapshot', { restart_required: false } as never);
+    service.evaluate();
+    expect(r.heard[2]?.restartPendingSince).toBeNull();
+    await service.stop();
+  });
+
+  it('a detector that throws does not hide the others', () => {
+    const clock = new ManualClock(NOW * 1000);
+    const service = new AnomalyService({
+      bus: new EventBus(),
+      clock,
+      logger: silentLogger(),
+      gather: () => offline(),
+      announced: null,
+      detectors: [
+        {
+          type: 'broken',
+          detect: () => {
+            throw new Error('bug');
+          },
+        },
+        {
+          type: 'fine',
+          detect: () => [
+            { severity: 'info', type: 'fine', subject: 's', description: 'd', evidence: [], fix: 'f' },
+          ],
+        },
+      ],
+    });
+    expect(service.list().anomalies.map((a) => a.type)).toEqual(['fine']);
+  });
+});
