@@ -319,6 +319,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       })),
     },
     verdict: overall.verdict,
+    verdictReason: { reason_code: overall.reason_code, reason: overall.reason, deciding: overall.deciding },
   };
 }
 
