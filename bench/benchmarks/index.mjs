@@ -6,6 +6,7 @@ import forecastArchive from './forecast-archive.mjs';
 import history from './history.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
+import snapshotThroughput from './snapshot-throughput.mjs';
 import sseFanout from './sse-fanout.mjs';
 import tempestUdpIngest from './tempest-udp-ingest.mjs';
 
@@ -31,6 +32,7 @@ export default [
   coldStart,
   idleRss,
   infoThroughput,
+  ...snapshotThroughput,
   authThroughput,
   tempestUdpIngest,
   sseFanout,
