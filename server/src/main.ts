@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './core/clock';
 import { once } from './core/zod-lazy';
 import { HealthRegistry } from './core/health';
 import { loadInstallId } from './core/install-id';
+import { MdnsAdvertiser } from './lan/mdns-advertiser';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
 import { createApp } from './http/app';
@@ -52,7 +53,7 @@ import { computeIrrigation } from './irrigation/engine/engine';
 import { IrrigationService } from './irrigation/irrigation-service';
 import { irrigationRoutes } from './http/routes/irrigation';
 import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
-import { REPOSITORY, SERVICE_VERSION } from './core/version';
+import { API_PREFIX, API_VERSION, REPOSITORY, SERVICE_VERSION } from './core/version';
 import { ControllerManager } from './controllers/controller-manager';
 import { builtinControllerKinds } from './controllers/index';
 import { registerWithConfigValidator as registerControllerKinds } from './controllers/kinds';
@@ -362,6 +363,21 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   );
   await app.ready();
   const log = logger.child({ module: 'main' });
+  let listeningPort = env.port;
+  const mdns = new MdnsAdvertiser({
+    logger,
+    settings: env.mdns,
+    facts: () =>
+      installId
+        ? {
+            uuid: installId,
+            port: listeningPort,
+            apiVersion: API_VERSION,
+            basePath: API_PREFIX,
+            serviceVersion: SERVICE_VERSION,
+          }
+        : null,
+  });
 
   return {
     env,
@@ -374,12 +390,16 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await app.listen({ port: env.port, host: env.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.port;
+      listeningPort = port;
       log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
+      // After the first answer can be served: the LAN announcement never delays a start.
+      setImmediate(() => void mdns.start());
       return port;
     },
     stop: async () => {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
+      await mdns.stop();
       await app.close();
       await mqtt?.stop();
       await scheduler.stop();
