@@ -10,6 +10,7 @@ import { once } from './core/zod-lazy';
 import { HealthRegistry } from './core/health';
 import { loadInstallId } from './core/install-id';
 import { MdnsAdvertiser } from './lan/mdns-advertiser';
+import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
 import { createApp } from './http/app';
@@ -484,8 +485,14 @@ async function run(): Promise<void> {
     }
     throw err;
   }
-  const service = await createService(env);
-  await service.listen();
+  // At a terminal (`npm run demo`): one plain line with the address, then only warnings and
+  // errors as short lines. Anywhere else (Docker, the add-on, a pipe): JSON lines, as before.
+  const human = process.stdout.isTTY === true;
+  const level = human && !env.vars.LOG_LEVEL ? 'warn' : env.logLevel;
+  const logger = createRootLogger(level, human ? { destination: humanDestination() } : {});
+  const service = await createService(env, { logger });
+  const port = await service.listen();
+  if (human) process.stdout.write(readyLine(env, port));
   settleMemoryAfterBoot();
   let stopping = false;
   const shutdown = (signal: string) => {

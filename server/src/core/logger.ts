@@ -23,13 +23,36 @@ export const REDACTED_LOG_PATHS = [
   'req.headers["x-api-key"]',
 ];
 
-export function createRootLogger(level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/**
+ * fastify announces a listening server once per interface address ("Server
+ * listening at http://...", six lines on a host with six addresses); main.ts
+ * logs `raincheck listening` once with the host and port instead.
+ */
+const FASTIFY_LISTENING = /^Server listening at /;
+
+export interface RootLoggerOptions {
+  /** Where the lines go: pino's JSON to stdout when absent (see core/human-log.ts for a terminal). */
+  destination?: { write(line: string): void };
+}
+
+export function createRootLogger(
+  level = process.env.LOG_LEVEL ?? 'info',
+  options: RootLoggerOptions = {},
+): Logger {
+  const settings: pino.LoggerOptions = {
     level,
     base: { service: 'raincheck' },
     redact: { paths: REDACTED_LOG_PATHS, censor: '***redacted***' },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+    hooks: {
+      logMethod(args, method) {
+        const text = args.find((arg) => typeof arg === 'string');
+        if (typeof text === 'string' && FASTIFY_LISTENING.test(text)) return;
+        method.apply(this, args);
+      },
+    },
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }
 
 /** A logger that writes nothing: for tests and benchmarks that do not read logs. */
