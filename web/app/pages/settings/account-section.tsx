@@ -15,7 +15,7 @@ import { useApi } from '../../lib/use-api';
 
 interface Session {
   authenticated: boolean;
-  via: 'session' | 'token' | 'proxy' | 'trusted_network' | null;
+  via: 'session' | 'token' | 'proxy' | 'trusted_network' | 'auth_disabled' | null;
   username?: string;
   expires_epoch?: number;
   token_name?: string;
@@ -72,8 +72,17 @@ export function AccountSection() {
                 <>Signed in through the proxy as {s.proxy_user}.</>
               ) : s.via === 'trusted_network' ? (
                 <>Trusted network: no sign-in needed from here.</>
-              ) : auth.status.mode === 'disabled' ? (
-                <>Sign-in is not required on this instance, so nobody is signed in.</>
+              ) : s.via === 'auth_disabled' || auth.status.mode === 'disabled' ? (
+                <>
+                  Sign-in is off on this instance: anyone who can reach it may use it, and nobody is signed
+                  in.
+                  {!auth.status.setup_complete && (
+                    <>
+                      {' '}
+                      <Link to="setup">Create the owner account</Link> to require sign-in.
+                    </>
+                  )}
+                </>
               ) : (
                 <>Not signed in.</>
               )}
@@ -87,14 +96,18 @@ export function AccountSection() {
         )}
         <ErrorNotice error={signOutError} title="Sign-out failed" />
       </section>
-      <TokensCard />
+      {s && <TokensCard owner={s.via === 'session'} />}
     </div>
   );
 }
 
-function TokensCard() {
+/**
+ * Tokens need a signed-in owner session (spec 5.9): without one the card says
+ * how to get one instead of asking the server and showing its refusal.
+ */
+function TokensCard({ owner }: { owner: boolean }) {
   const auth = useAuth();
-  const tokens = useApi<{ tokens: ApiToken[] }>('auth/tokens');
+  const tokens = useApi<{ tokens: ApiToken[] }>(owner ? 'auth/tokens' : null);
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<unknown>(null);
@@ -159,8 +172,9 @@ function TokensCard() {
   };
 
   const refused =
-    tokens.error instanceof ApiFailure &&
-    (tokens.error.code === 'setup_required' || tokens.error.status === 401 || tokens.error.status === 403);
+    !owner ||
+    (tokens.error instanceof ApiFailure &&
+      (tokens.error.code === 'setup_required' || tokens.error.status === 401 || tokens.error.status === 403));
 
   return (
     <section class="card" aria-labelledby="tokens-title">
@@ -169,11 +183,11 @@ function TokensCard() {
         A token lets Home Assistant or a script call the API (<code>Authorization: Bearer &lt;token&gt;</code>
         ). Only a hash is stored: a new token is shown once.
       </p>
-      {tokens.error && (
+      {(tokens.error || refused) && (
         <>
-          <ErrorNotice error={tokens.error} title="Tokens are not available" />
+          {!refused && <ErrorNotice error={tokens.error} title="Tokens are not available" />}
           {refused && (
-            <p class="notice notice-warn">
+            <p class="notice notice-info" data-testid="tokens-need-owner">
               Tokens belong to the owner account and need a signed-in owner session, even when sign-in is not
               required.{' '}
               {auth.status.setup_complete
@@ -191,7 +205,7 @@ function TokensCard() {
           )}
         </>
       )}
-      {!tokens.error && (
+      {!tokens.error && !refused && (
         <>
           <form
             class="settings-token-form"
