@@ -5,6 +5,7 @@ import { api, ApiFailure } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { navigate } from '../../lib/router';
 import { formatDateTime } from '../../lib/time';
+import { useYardZone } from '../../lib/yard-time';
 import { useApi } from '../../lib/use-api';
 
 /**
@@ -31,6 +32,7 @@ interface ApiToken {
 
 export function AccountSection() {
   const auth = useAuth();
+  const zone = useYardZone();
   const session = useApi<Session>('auth/session');
   const [signingOut, setSigningOut] = useState(false);
   const [signOutError, setSignOutError] = useState<unknown>(null);
@@ -62,7 +64,7 @@ export function AccountSection() {
                 <>
                   Signed in as <strong>{s.username}</strong>
                   {s.expires_epoch ? (
-                    <span class="muted"> until {formatDateTime(s.expires_epoch)}</span>
+                    <span class="muted"> until {formatDateTime(s.expires_epoch, zone)}</span>
                   ) : null}
                   .
                 </>
@@ -107,6 +109,7 @@ export function AccountSection() {
  */
 function TokensCard({ owner }: { owner: boolean }) {
   const auth = useAuth();
+  const zone = useYardZone();
   const tokens = useApi<{ tokens: ApiToken[] }>(owner ? 'auth/tokens' : null);
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
@@ -265,8 +268,10 @@ function TokensCard({ owner }: { owner: boolean }) {
                     <div>
                       <strong>{token.name}</strong>
                       <div class="muted settings-small">
-                        created {formatDateTime(token.created_epoch)} · last used{' '}
-                        {token.last_used_epoch === null ? 'never' : formatDateTime(token.last_used_epoch)}
+                        created {formatDateTime(token.created_epoch, zone)} · last used{' '}
+                        {token.last_used_epoch === null
+                          ? 'never'
+                          : formatDateTime(token.last_used_epoch, zone)}
                       </div>
                     </div>
                     <button
