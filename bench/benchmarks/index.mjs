@@ -1,6 +1,7 @@
 import authThroughput from './auth-throughput.mjs';
 import bundleSize from './bundle-size.mjs';
 import coldStart from './cold-start.mjs';
+import dashboardCls from './dashboard-cls.mjs';
 import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
 import history from './history.mjs';
@@ -40,4 +41,5 @@ export default [
   engineRecompute,
   ...history,
   ...bundleSize,
+  dashboardCls,
 ];

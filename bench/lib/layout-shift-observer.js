@@ -1,3 +1,4 @@
+/* global window */
 // Cumulative Layout Shift as Lighthouse and Chrome's web-vitals count it: layout-shift
 // entries without recent input, grouped in session windows (a gap of 1 s or 5 s in all
 // ends a window), the largest window's sum. Injected before the page loads
@@ -11,7 +12,11 @@
       if (entry.hadRecentInput) continue;
       const sources = (entry.sources || []).map((s) => {
         const node = s.node;
-        const name = node && node.nodeType === 1 ? node.tagName.toLowerCase() + (node.className ? '.' + String(node.className).split(' ').join('.') : '') : String(node && node.nodeName);
+        const name =
+          node && node.nodeType === 1
+            ? node.tagName.toLowerCase() +
+              (node.className ? '.' + String(node.className).split(' ').join('.') : '')
+            : String(node && node.nodeName);
         return name;
       });
       shifts.push({ at: Math.round(entry.startTime), value: entry.value, sources });

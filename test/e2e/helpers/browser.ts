@@ -38,8 +38,15 @@ export async function openPage(
   browser: Browser,
   viewport = DESKTOP,
   colorScheme: 'light' | 'dark' = 'light',
+  /** The browser's IANA zone (default: the machine's). */
+  timezoneId?: string,
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport, colorScheme, serviceWorkers: 'block' });
+  const context = await browser.newContext({
+    viewport,
+    colorScheme,
+    serviceWorkers: 'block',
+    ...(timezoneId ? { timezoneId } : {}),
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
