@@ -393,8 +393,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       const port = typeof address === 'object' && address ? address.port : env.port;
       listeningPort = port;
       log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
-      // After the first answer can be served: the LAN announcement never delays a start.
-      setImmediate(() => void mdns.start());
+      // A moment after the start (multicast-dns takes tens of ms to load on a small host): the LAN
+      // announcement never delays the first answer.
+      setTimeout(() => void mdns.start(), MDNS_START_DELAY_MS).unref();
       return port;
     },
     stop: async () => {
@@ -472,6 +473,9 @@ function authPolicy(config: ConfigService, auth: AuthService, env: RuntimeEnv): 
     return policy;
   };
 }
+
+/** How long after listening the mDNS advertisement starts. */
+const MDNS_START_DELAY_MS = 1000;
 
 /** Entry point: `npm start`. HA stops add-ons with SIGTERM; both signals stop gracefully. */
 async function run(): Promise<void> {
