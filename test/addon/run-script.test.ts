@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SERVICE_TYPE } from '../../server/src/lan/service-records';
 import { LoopbackPeer, refusedBaseUrl, type PeerReply } from '../helpers/loopback-peer';
-import { mdnsQuery, txtPairs, type MdnsAnswer } from '../helpers/mdns-query';
+import { mdnsAnswer, txtPairs } from '../helpers/mdns-query';
 import { freePort } from '../helpers/process';
 import { freeUdpPort } from '../helpers/udp-port';
 
@@ -396,7 +396,7 @@ describe('addon/run.sh: the host network and its ingress port', () => {
       const info = await waitForJson<{ uuid: string; api_version: string; api_prefix: string }>(
         `http://127.0.0.1:${ingressPort}/api/v1/info`,
       );
-      const record = await eventuallyAnswered(mdnsPort);
+      const record = await mdnsAnswer(mdnsPort, [{ name: SERVICE_TYPE, type: 'PTR' }]);
       const all = [...record.answers, ...record.additionals];
       expect(all.find((r) => r.type === 'SRV')).toMatchObject({ data: { port: ingressPort } });
       expect(txtPairs(all.find((r) => r.type === 'TXT'))).toMatchObject({
@@ -423,13 +423,4 @@ async function waitForJson<T>(url: string, timeoutMs = 15_000): Promise<T> {
     if (Date.now() > deadline) throw new Error(`${url} did not answer`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** The advertisement starts right after the server listens: ask until it answers. */
-async function eventuallyAnswered(port: number): Promise<MdnsAnswer> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const reply = await mdnsQuery(port, [{ name: SERVICE_TYPE, type: 'PTR' }], 1000);
-    if (reply) return reply;
-  }
-  throw new Error('no mDNS answer');
 }

@@ -40,6 +40,15 @@ export async function mdnsQuery(
   }
 }
 
+/** Asks until the responder answers (the service starts its advertisement a moment after listening). */
+export async function mdnsAnswer(port: number, questions: Question[], attempts = 10): Promise<MdnsAnswer> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const reply = await mdnsQuery(port, questions, 1000);
+    if (reply) return reply;
+  }
+  throw new Error(`no mDNS answer on port ${port}`);
+}
+
 /** The TXT record's key=value pairs. */
 export function txtPairs(answer: Answer | undefined): Record<string, string> {
   const data = (answer as { data?: (string | Buffer)[] } | undefined)?.data ?? [];

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { answersFor, serviceNames, serviceRecords, SERVICE_TYPE } from '../../server/src/lan/service-records';
-import { mdnsQuery, txtPairs } from '../helpers/mdns-query';
+import { mdnsAnswer, mdnsQuery, txtPairs } from '../helpers/mdns-query';
 import { serviceTracker } from '../helpers/service';
 import { freeUdpPort } from '../helpers/udp-port';
 
@@ -29,9 +29,8 @@ describe('the mDNS record', () => {
   it('answers a PTR query for _raincheck._tcp with the uuid, API version, base path and port', async () => {
     const { booted, mdnsPort } = await bootAdvertising();
     const info = await request(booted.service.server).get('/api/v1/info').expect(200);
-    const reply = await mdnsQuery(mdnsPort, [{ name: SERVICE_TYPE, type: 'PTR' }]);
-    expect(reply).not.toBeNull();
-    const records = [...(reply?.answers ?? []), ...(reply?.additionals ?? [])];
+    const reply = await mdnsAnswer(mdnsPort, [{ name: SERVICE_TYPE, type: 'PTR' }]);
+    const records = [...reply.answers, ...reply.additionals];
     const names = serviceNames(info.body.uuid as string);
     expect(records.find((r) => r.type === 'PTR')).toMatchObject({ name: SERVICE_TYPE, data: names.instance });
     expect(records.find((r) => r.type === 'SRV')).toMatchObject({
@@ -49,6 +48,7 @@ describe('the mDNS record', () => {
 
   it('stays silent for other services, and is gone once the service stops', async () => {
     const { booted, mdnsPort } = await bootAdvertising();
+    await mdnsAnswer(mdnsPort, [{ name: SERVICE_TYPE, type: 'PTR' }]);
     expect(await mdnsQuery(mdnsPort, [{ name: '_http._tcp.local', type: 'PTR' }], 800)).toBeNull();
     await booted.service.stop();
     expect(await mdnsQuery(mdnsPort, [{ name: SERVICE_TYPE, type: 'PTR' }], 800)).toBeNull();
