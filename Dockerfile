@@ -61,8 +61,11 @@ LABEL \
   io.hass.version="${BUILD_VERSION}" \
   io.hass.arch="${BUILD_ARCH}" \
   io.hass.name="Raincheck"
+# Liveness, not strict health: an offline weather source must not mark the
+# add-on unhealthy, so no ?strict=1. The port is the one the Supervisor chose
+# (ingress_port: 0), which run.sh writes to /run/raincheck/port.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD curl -fsS -o /dev/null --max-time 4 http://127.0.0.1:8099/api/v1/health || exit 1
+  CMD curl -fsS -o /dev/null --max-time 4 "http://127.0.0.1:$(cat /run/raincheck/port 2>/dev/null || echo 8099)/api/v1/health" || exit 1
 # No s6-overlay: the base image's /init is cleared and run.sh is PID 1, then
 # execs into node (config.yaml's init: false explains why that is safe).
 ENTRYPOINT []

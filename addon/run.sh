@@ -2,7 +2,16 @@
 # Add-on entry point, PID 1 in the container (see the init comment in
 # config.yaml). Maps the add-on options the Supervisor writes to
 # /data/options.json onto the service's environment (README, "Environment"),
-# finds the MQTT broker, and execs the service.
+# finds the ingress port and the MQTT broker, and execs the service.
+#
+# Network: the add-on runs on the host network (Tempest UDP broadcasts and
+# mDNS reach it; it announces itself as _raincheck._tcp). config.yaml's
+# ingress_port: 0 lets the Supervisor pick a port that is free on the host;
+# the service listens there on every interface (ingress reaches it from
+# 172.30.32.2, the only trusted proxy; LAN clients are ordinary clients). The
+# port comes from GET /addons/self/info (every add-on may call it); without an
+# answer, 8099. It is also written to $RAINCHECK_PORT_FILE for the image's
+# HEALTHCHECK.
 #
 # MQTT: a broker set in the options (mqtt_host) wins; otherwise the one the
 # Supervisor provides (the Mosquitto broker add-on) through
@@ -14,6 +23,8 @@
 #   RAINCHECK_OPTIONS_FILE  the options file          (/data/options.json)
 #   SUPERVISOR_API          the Supervisor API        (http://supervisor)
 #   RAINCHECK_EXEC          what runs at the end      (/app/bin/raincheck)
+#   RAINCHECK_ADDON_DATA    the add-on's data folder  (/data)
+#   RAINCHECK_PORT_FILE     where the port is written (/run/raincheck/port)
 #   RAINCHECK_USER          the user the service runs as, when started as
 #                           root (the Dockerfile sets "raincheck"; unset: no
 #                           change of user)
@@ -22,6 +33,9 @@ set -eu
 OPTIONS="${RAINCHECK_OPTIONS_FILE:-/data/options.json}"
 SUPERVISOR="${SUPERVISOR_API:-http://supervisor}"
 TARGET="${RAINCHECK_EXEC:-/app/bin/raincheck}"
+DATA_DIR="${RAINCHECK_ADDON_DATA:-/data}"
+PORT_FILE="${RAINCHECK_PORT_FILE:-/run/raincheck/port}"
+DEFAULT_PORT=8099
 
 log() { printf 'raincheck: %s\n' "$*" >&2; }
 
@@ -55,8 +69,7 @@ coordinate() {
 # Only what this script decides reaches the service.
 unset LAT LON DRY_RUN MQTT_HOST MQTT_PORT MQTT_USERNAME MQTT_PASSWORD MQTT_TLS MQTT_DISCOVERY_PREFIX
 
-export RAINCHECK_DATA_DIR=/data
-export PORT=8099
+export RAINCHECK_DATA_DIR="$DATA_DIR"
 export HOST=0.0.0.0
 LOG_LEVEL="$(option log_level)"
 export LOG_LEVEL="${LOG_LEVEL:-info}"
@@ -75,6 +88,47 @@ fi
 
 if [ "$(option dry_run)" = true ]; then
   export DRY_RUN=1
+fi
+
+# --- Ingress port -----------------------------------------------------------
+
+# supervisor_get PATH BODYFILE: GET from the Supervisor API; prints the HTTP
+# status (000 when it did not answer). The token goes in on stdin (curl
+# --config -), never on the command line.
+supervisor_get() {
+  printf 'header = "Authorization: Bearer %s"\n' "$SUPERVISOR_TOKEN" |
+    curl -sS --config - --connect-timeout 5 --max-time 15 --retry 2 \
+      -o "$2" -w '%{http_code}' "$SUPERVISOR$1" 2>/dev/null || true
+}
+
+# The Supervisor's answer is {"result":"ok","data":{..., "ingress_port": N,
+# "host_network": true, "ip_address": ...}}; with ingress_port: 0 in
+# config.yaml, N is the free host port the Supervisor chose for this add-on.
+ingress_port() {
+  if [ -z "${SUPERVISOR_TOKEN:-}" ] || ! command -v curl >/dev/null 2>&1; then
+    log "ingress port: not running under the Supervisor; listening on $DEFAULT_PORT"
+    PORT=$DEFAULT_PORT
+    return 0
+  fi
+  body="$(mktemp)"
+  status="$(supervisor_get /addons/self/info "$body")"
+  port="$(jq -r '.data.ingress_port // empty | select(type == "number" and . >= 1 and . <= 65535) | tostring' "$body" 2>/dev/null)" || port=''
+  rm -f "$body"
+  if [ "${status:-000}" = 200 ] && [ -n "$port" ]; then
+    PORT=$port
+    log "ingress port $PORT (chosen by the Supervisor)"
+  else
+    PORT=$DEFAULT_PORT
+    log "ingress port: the Supervisor did not name one (HTTP ${status:-000}); listening on $DEFAULT_PORT"
+  fi
+}
+
+ingress_port
+export PORT
+if mkdir -p "$(dirname "$PORT_FILE")" 2>/dev/null && printf '%s\n' "$PORT" >"$PORT_FILE" 2>/dev/null; then
+  :
+else
+  log "could not write $PORT_FILE; the health check will try $DEFAULT_PORT"
 fi
 
 # --- MQTT -------------------------------------------------------------------
@@ -110,10 +164,7 @@ mqtt_from_supervisor() {
     return 0
   fi
   body="$(mktemp)"
-  # The token goes in on stdin (curl --config -), not on the command line.
-  status="$(printf 'header = "Authorization: Bearer %s"\n' "$SUPERVISOR_TOKEN" |
-    curl -sS --config - --connect-timeout 5 --max-time 15 --retry 2 \
-      -o "$body" -w '%{http_code}' "$SUPERVISOR/services/mqtt" 2>/dev/null)" || true
+  status="$(supervisor_get /services/mqtt "$body")"
   message="$(jq -r '.message // empty' "$body" 2>/dev/null | tr '\n' ' ' | cut -c1-200)" || message=''
   case "${status:-000}" in
     200)

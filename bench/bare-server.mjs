@@ -6,7 +6,8 @@ import { createServer } from 'node:http';
  * answers every request with one fixed body (pre-serialised, as cheap as node
  * can make it). Environment: PORT (required), HOST (default 127.0.0.1),
  * BODY_FILE or BODY (the response body), CONTENT_TYPE (default
- * application/json; charset=utf-8).
+ * application/json; charset=utf-8), EXTRA_HEADERS (a JSON object of more
+ * headers, e.g. the Content-Encoding of a gzipped body).
  */
 
 const port = Number(process.env.PORT);
@@ -21,6 +22,7 @@ const body = process.env.BODY_FILE
 const headers = {
   'Content-Type': process.env.CONTENT_TYPE || 'application/json; charset=utf-8',
   'Content-Length': String(body.length),
+  ...JSON.parse(process.env.EXTRA_HEADERS || '{}'),
 };
 
 const server = createServer((req, res) => {

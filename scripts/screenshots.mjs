@@ -52,7 +52,12 @@ async function startService(env) {
 
 async function shoot(browser, base, pagePath, name, { full = false } = {}) {
   for (const [label, viewport] of Object.entries(WIDTHS)) {
-    const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
+    // The browser in the yard's zone (New York, the demo's LAT/LON), as for someone at home.
+    const context = await browser.newContext({
+      viewport,
+      serviceWorkers: 'block',
+      timezoneId: 'America/New_York',
+    });
     const page = await context.newPage();
     await page.goto(new URL(pagePath, base).href, { waitUntil: 'networkidle' });
     await page.waitForTimeout(400);

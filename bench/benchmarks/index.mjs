@@ -2,11 +2,13 @@ import authThroughput from './auth-throughput.mjs';
 import backup from './backup.mjs';
 import bundleSize from './bundle-size.mjs';
 import coldStart from './cold-start.mjs';
+import dashboardCls from './dashboard-cls.mjs';
 import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
 import history from './history.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
+import snapshotThroughput from './snapshot-throughput.mjs';
 import sseFanout from './sse-fanout.mjs';
 import tempestUdpIngest from './tempest-udp-ingest.mjs';
 
@@ -32,6 +34,7 @@ export default [
   coldStart,
   idleRss,
   infoThroughput,
+  ...snapshotThroughput,
   authThroughput,
   tempestUdpIngest,
   sseFanout,
@@ -40,4 +43,5 @@ export default [
   ...history,
   ...bundleSize,
   ...backup,
+  dashboardCls,
 ];

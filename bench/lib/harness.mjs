@@ -169,12 +169,21 @@ async function startService(dataDir, extraEnv) {
   return { ...handle, port, baseUrl: `http://${HOST}:${port}` };
 }
 
-/** Starts bench/bare-server.mjs answering `body` with `contentType` on every path. */
-export async function spawnBareServer(bodyFile, contentType) {
+/**
+ * Starts bench/bare-server.mjs answering `body` with `contentType` on every path;
+ * `extraHeaders` (e.g. Content-Encoding of a gzipped body) go on every answer too.
+ */
+export async function spawnBareServer(bodyFile, contentType, extraHeaders = {}) {
   const port = await freePort();
   const handle = spawnNode(
     BARE_SERVER,
-    serviceEnv({ PORT: String(port), HOST, BODY_FILE: bodyFile, CONTENT_TYPE: contentType }),
+    serviceEnv({
+      PORT: String(port),
+      HOST,
+      BODY_FILE: bodyFile,
+      CONTENT_TYPE: contentType,
+      EXTRA_HEADERS: JSON.stringify(extraHeaders),
+    }),
   );
   return { ...handle, port, baseUrl: `http://${HOST}:${port}` };
 }
@@ -191,10 +200,10 @@ export async function stopChild(handle, graceMs = 5000) {
   }
 }
 
-/** One GET on a fresh connection; resolves { status, headers, body } or rejects on a socket error. */
-export function httpGet(port, path, timeoutMs = 2000) {
+/** One GET on a fresh connection; resolves { status, headers, body } (as sent) or rejects on a socket error. */
+export function httpGet(port, path, timeoutMs = 2000, headers = {}) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: HOST, port, path, method: 'GET', agent: false }, (res) => {
+    const req = request({ host: HOST, port, path, method: 'GET', agent: false, headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () =>

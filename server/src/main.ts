@@ -9,6 +9,8 @@ import { systemClock, type Clock } from './core/clock';
 import { once } from './core/zod-lazy';
 import { HealthRegistry } from './core/health';
 import { loadInstallId } from './core/install-id';
+import { MdnsAdvertiser } from './lan/mdns-advertiser';
+import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
 import { timedFetch } from './core/timed-fetch';
@@ -76,7 +78,7 @@ import type { Advisor } from './advisor/advisor';
 import { collectSecretValues } from './config/secrets';
 import { deploymentTimezone } from './irrigation/history/deployment-zone';
 import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
-import { REPOSITORY, SERVICE_VERSION } from './core/version';
+import { API_PREFIX, API_VERSION, REPOSITORY, SERVICE_VERSION } from './core/version';
 import { ControllerManager } from './controllers/controller-manager';
 import { builtinControllerKinds } from './controllers/index';
 import { registerWithConfigValidator as registerControllerKinds } from './controllers/kinds';
@@ -523,6 +525,21 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   );
   await app.ready();
   const log = logger.child({ module: 'main' });
+  let listeningPort = env.port;
+  const mdns = new MdnsAdvertiser({
+    logger,
+    settings: env.mdns,
+    facts: () =>
+      installId
+        ? {
+            uuid: installId,
+            port: listeningPort,
+            apiVersion: API_VERSION,
+            basePath: API_PREFIX,
+            serviceVersion: SERVICE_VERSION,
+          }
+        : null,
+  });
 
   return {
     env,
@@ -536,12 +553,17 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await app.listen({ port: env.port, host: env.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.port;
+      listeningPort = port;
       log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
+      // A moment after the start (multicast-dns takes tens of ms to load on a small host): the LAN
+      // announcement never delays the first answer.
+      setTimeout(() => void mdns.start(), MDNS_START_DELAY_MS).unref();
       return port;
     },
     stop: async () => {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
+      await mdns.stop();
       await app.close();
       await mqtt?.stop();
       await notify.stop();
@@ -648,6 +670,9 @@ function authPolicy(config: ConfigService, auth: AuthService, env: RuntimeEnv): 
   };
 }
 
+/** How long after listening the mDNS advertisement starts. */
+const MDNS_START_DELAY_MS = 1000;
+
 /** Entry point: `npm start`. HA stops add-ons with SIGTERM; both signals stop gracefully. */
 async function run(): Promise<void> {
   let env: RuntimeEnv;
@@ -661,8 +686,19 @@ async function run(): Promise<void> {
     throw err;
   }
   let stopping = false;
-  const service = await createService(env, { exit: () => shutdown('restart') });
-  await service.listen();
+  // At a terminal (`npm run demo`): one plain line with the address, then only warnings and
+  // errors as short lines. Anywhere else (Docker, the add-on, a pipe): JSON lines, as before.
+  const human = process.stdout.isTTY === true;
+  const level = human && !env.vars.LOG_LEVEL ? 'warn' : env.logLevel;
+  // Warnings and errors also go to the ring /diagnostics reads, whatever the console shows.
+  const logRing = new LogRing();
+  const logger = createRootLogger(level, {
+    ring: logRing,
+    ...(human ? { destination: humanDestination() } : {}),
+  });
+  const service = await createService(env, { logger, logRing, exit: () => shutdown('restart') });
+  const port = await service.listen();
+  if (human) process.stdout.write(readyLine(env, port));
   settleMemoryAfterBoot();
   const shutdown = (signal: string) => {
     if (stopping) return;

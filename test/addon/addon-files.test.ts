@@ -155,24 +155,28 @@ describe('config.yaml', () => {
     const arch = config.arch as string[];
     expect(arch.length).toBeGreaterThan(0);
     for (const a of arch) expect(DOCUMENTED_ARCH).toContain(a);
-    expect(STARTUP).toContain(config.startup);
+    expect(STARTUP).toContain(config.startup ?? 'application');
     expect(() => new URL(config.url as string)).not.toThrow();
   });
 
-  it('serves ingress on the port run.sh gives the service', () => {
+  it('runs on the host network with an ingress port the Supervisor picks, which run.sh reads', () => {
+    expect(config.host_network).toBe(true);
     expect(config.ingress).toBe(true);
-    const port = /^export PORT=(\d+)$/m.exec(read('addon/run.sh'));
-    expect(port).not.toBeNull();
-    expect(config.ingress_port).toBe(Number(port?.[1]));
-    expect(config.ingress_port).toBe(8099);
+    // 0: a port free on the host, read back from the Supervisor (a fixed one could collide).
+    expect(config.ingress_port).toBe(0);
+    const run = read('addon/run.sh');
+    expect(run).toMatch(/supervisor_get \/addons\/self\/info/);
+    expect(run).toMatch(/\.data\.ingress_port/);
+    expect(run).toMatch(/^export HOST=0\.0\.0\.0$/m);
     expect(config.panel_icon).toMatch(/^mdi:[a-z0-9-]+$/);
     expect(typeof config.panel_title).toBe('string');
   });
 
-  it('watches the liveness route on the ingress port', () => {
-    // The Supervisor's own pattern for watchdog URLs.
-    expect(config.watchdog).toMatch(/^(?:https?|\[PROTO:\w+\]|tcp):\/\/\[HOST\]:(\[PORT:\d+\]|\d+).*$/);
-    expect(config.watchdog).toBe(`http://[HOST]:[PORT:${config.ingress_port as number}]/api/v1/health`);
+  it('has no watchdog: the image HEALTHCHECK reads the port file run.sh writes', () => {
+    expect(config).not.toHaveProperty('watchdog');
+    const portFile = /^PORT_FILE="\$\{RAINCHECK_PORT_FILE:-([^}]+)\}"$/m.exec(read('addon/run.sh'))?.[1];
+    expect(portFile).toBe('/run/raincheck/port');
+    expect(read('Dockerfile')).toContain(`$(cat ${portFile} 2>/dev/null || echo 8099)/api/v1/health`);
   });
 
   it('wants the MQTT service and the Home Assistant API', () => {
@@ -287,7 +291,7 @@ describe('Dockerfile', () => {
   });
 
   it('checks health on the service port and starts run.sh', () => {
-    expect(dockerfile).toMatch(/^HEALTHCHECK .*\\\n\s+CMD .*http:\/\/127\.0\.0\.1:8099\/api\/v1\/health/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\\\n\s+CMD curl .*http:\/\/127\.0\.0\.1:\$\(cat /m);
     expect(dockerfile).toMatch(/^COPY addon\/run\.sh \/run\.sh$/m);
     expect(dockerfile).toMatch(/^CMD \["\/run\.sh"\]$/m);
   });
@@ -313,8 +317,8 @@ describe('Dockerfile', () => {
 });
 
 describe('apparmor.txt', () => {
-  it('is enabled and names its profile after the slug', () => {
-    expect(config.apparmor).toBe(true);
+  it('is enabled (the default, so config.yaml leaves the key out) and names its profile after the slug', () => {
+    expect(config).not.toHaveProperty('apparmor');
     const profile = read('apparmor.txt');
     expect(profile).toMatch(/^#include <tunables\/global>$/m);
     const header = /^profile (\S+) flags=\(([^)]*)\) \{$/m.exec(profile);

@@ -166,6 +166,29 @@ describe('owner setup (spec 4.9, 5.1)', () => {
     expect(status.body).toEqual({ mode: 'disabled', setup_complete: false, authenticated: true });
   });
 
+  it('/auth/status and /auth/session agree: sign-in off, anonymous, then a session and a token', async () => {
+    const booted = await boot();
+    const agent = request(booted.service.server);
+    const both = async (headers: Record<string, string> = {}) => {
+      const status = await agent.get('/api/v1/auth/status').set(headers).expect(200);
+      const session = await agent.get('/api/v1/auth/session').set(headers);
+      return { status: status.body as { authenticated: boolean }, session };
+    };
+    const off = await both();
+    expect(off.status.authenticated).toBe(true);
+    expect(off.session.status).toBe(200);
+    expect(off.session.body).toEqual({ authenticated: true, via: 'auth_disabled' });
+
+    const setup = await agent.post('/api/v1/auth/setup').send({ username: OWNER, password: GOOD_PASSWORD });
+    const cookie = cookiePair(setup.headers['set-cookie']);
+    const anonymous = await both();
+    expect(anonymous.status.authenticated).toBe(false);
+    expect(anonymous.session.status).toBe(401);
+    const signedIn = await both({ Cookie: cookie });
+    expect(signedIn.status.authenticated).toBe(true);
+    expect(signedIn.session.body).toMatchObject({ authenticated: true, via: 'session', username: OWNER });
+  });
+
   it("switches a present config's auth.mode to required and keeps the config's secrets", async () => {
     const booted = await boot();
     const agent = request(booted.service.server);

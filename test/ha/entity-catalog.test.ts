@@ -199,6 +199,13 @@ describe('command mapping', () => {
       epoch: 1893553445,
     });
     expect(command(entities, 'pause_until', '0')).toEqual({ kind: 'set_pause_until', epoch: 0 });
+    // What HA's MQTT datetime entity sends: `value.isoformat()`, with its offset and microseconds.
+    expect(command(entities, 'pause_until', '2030-01-02T04:04:05.250000+01:00')).toEqual({
+      kind: 'set_pause_until',
+      epoch: Date.UTC(2030, 0, 2, 3, 4, 5) / 1000,
+    });
+    // Without an offset the moment depends on whose clock reads it: refused, not guessed.
+    expect(command(entities, 'pause_until', '2030-01-02T03:04:05')).toBeNull();
     expect(command(entities, 'pause_until', 'next tuesday')).toBeNull();
     expect(command(entities, 'pause_until', '')).toBeNull();
   });

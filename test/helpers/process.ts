@@ -52,6 +52,8 @@ export async function spawnService(
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    // Tests stay off the LAN: a test that checks the mDNS record turns it on, on loopback.
+    RAINCHECK_MDNS: '0',
     ...extraEnv,
   };
   delete env.RAINCHECK_CONFIG;

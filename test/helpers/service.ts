@@ -65,6 +65,7 @@ export async function bootService(options: BootOptions = {}): Promise<BootedServ
     HOST: '127.0.0.1',
     PORT: '0',
     LOG_LEVEL: 'silent',
+    RAINCHECK_MDNS: '0',
     ...options.env,
   });
   if (options.configToml !== undefined) fs.writeFileSync(env.configPath, options.configToml);

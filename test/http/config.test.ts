@@ -252,6 +252,44 @@ describe('config schema, validate and preview', () => {
     expect(res.body.required).toEqual(expect.arrayContaining(['schema_version', 'deployment']));
   });
 
+  it('GET /config/schema is fit for the forms: labelled choices, schema_version read-only, config by kind', async () => {
+    const { service } = await services.boot();
+    const schema = (await request(service.server).get('/api/v1/config/schema').expect(200)).body as {
+      properties: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    const { properties } = schema;
+    expect(properties.schema_version).toMatchObject({ readOnly: true });
+    const zone = properties.zones.additionalProperties.properties;
+    const choices = (node: { anyOf?: { oneOf?: unknown }[] }) => node.anyOf?.find((o) => o.oneOf)?.oneOf;
+    expect(choices(zone.species)).toEqual(
+      expect.arrayContaining([{ const: 'st_augustine', title: 'St. Augustinegrass' }]),
+    );
+    expect(choices(zone.sprinkler_type)).toEqual(
+      expect.arrayContaining([{ const: 'mp_rotator', title: 'MP Rotator (rotary nozzle)' }]),
+    );
+    // Each kind describes its own config block.
+    const controllers = properties.controllers.items;
+    expect(controllers.properties.kind.oneOf).toEqual(
+      expect.arrayContaining([{ const: 'opensprinkler', title: 'OpenSprinkler (direct HTTP)' }]),
+    );
+    const opensprinkler = controllers.allOf.find(
+      (c: { if: { properties: { kind: { const: string } } } }) =>
+        c.if.properties.kind.const === 'opensprinkler',
+    );
+    expect(opensprinkler.then.properties.config).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['host', 'password_md5']),
+      properties: { port: { type: 'integer', minimum: 1, maximum: 65535, default: 80 } },
+    });
+    const sources = properties.sources.items;
+    const openMeteo = sources.allOf.find(
+      (c: { if: { properties: { kind: { const: string } } } }) => c.if.properties.kind.const === 'open_meteo',
+    );
+    expect(openMeteo.then.properties.config.properties.past_days).toMatchObject({
+      description: 'clamped to 1..7 at runtime; null = 3',
+    });
+  });
+
   it('GET /config/validate reports on the config on disk', async () => {
     const booted = await services.boot();
     await put(booted, configWithSecrets()).expect(200);

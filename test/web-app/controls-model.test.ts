@@ -134,4 +134,14 @@ describe('datetime-local values', () => {
     expect(fromLocalInput('tomorrow')).toBeNull();
     expect(fromLocalInput('')).toBeNull();
   });
+
+  it("reads and writes the yard's clock, whatever the browser's zone", () => {
+    // 2026-11-22 06:00 in New York (EST, UTC-5) is 11:00 UTC.
+    const epoch = Date.UTC(2026, 10, 22, 11, 0) / 1000;
+    expect(toLocalInput(epoch, 'America/New_York')).toBe('2026-11-22T06:00');
+    expect(toLocalInput(epoch, 'Asia/Tokyo')).toBe('2026-11-22T20:00');
+    expect(fromLocalInput('2026-11-22T06:00', 'America/New_York')).toBe(epoch);
+    // Summer time: 2026-07-01 06:00 EDT (UTC-4) is 10:00 UTC.
+    expect(fromLocalInput('2026-07-01T06:00', 'America/New_York')).toBe(Date.UTC(2026, 6, 1, 10, 0) / 1000);
+  });
 });

@@ -3,6 +3,7 @@ import {
   accuracySentence,
   appliedWater,
   changeReason,
+  reasonLabel,
   exportDays,
   filterDaily,
   filterRuns,
@@ -139,12 +140,22 @@ describe('words for codes', () => {
     expect(sourceLabel('something_new')).toBe('something_new');
   });
 
-  it('reads a verdict change reason', () => {
-    expect(changeReason({ reason_code: 'rain_3day' })).toBe('rain_3day');
-    expect(changeReason('free text')).toBe('free text');
-    expect(changeReason({ reason_code: null })).toBe('');
-    expect(changeReason(null)).toBe('');
-    expect(changeReason({ a: 1 })).toBe('{"a":1}');
+  it('reads a verdict change reason, old and new shapes', () => {
+    expect(changeReason({ reason_code: 'rain_3day' })).toEqual({ code: 'rain_3day', text: '' });
+    expect(
+      changeReason({ reason_code: 'paused', reason: 'Irrigation is paused.', deciding: 'controls' }),
+    ).toEqual({ code: 'paused', text: 'Irrigation is paused.' });
+    expect(changeReason('free text')).toEqual({ code: 'free text', text: '' });
+    expect(changeReason({ reason_code: null })).toEqual({ code: '', text: '' });
+    expect(changeReason(null)).toEqual({ code: '', text: '' });
+    expect(changeReason({ a: 1 })).toEqual({ code: '', text: '{"a":1}' });
+  });
+
+  it('names what caused a verdict in words: controls, rules, the model', () => {
+    expect(reasonLabel('paused')).toBe('Paused');
+    expect(reasonLabel('global_override_run')).toBe('Override: always water');
+    expect(reasonLabel('rain_3day')).toBe('Heavy rain in the next 3 days');
+    expect(reasonLabel('something_new')).toBe('Something new');
   });
 });
 

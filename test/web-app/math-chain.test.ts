@@ -150,7 +150,7 @@ describe('buildMathChain (soil model)', () => {
       'planned',
     ]);
     expect(value(chain, 'et0')).toMatchObject({ value: '2.61 mm', note: 'FAO-56 Penman-Monteith' });
-    expect(value(chain, 'kc')).toMatchObject({ value: '0.58', note: 'st augustine' });
+    expect(value(chain, 'kc')).toMatchObject({ value: '0.58', note: 'St. Augustinegrass' });
     expect(value(chain, 'etc')?.value).toBe('1.51 mm');
     expect(value(chain, 'rain')).toMatchObject({ value: '14.22 mm', note: 'from forecast' });
     expect(value(chain, 'rain_credit')).toMatchObject({
@@ -158,12 +158,12 @@ describe('buildMathChain (soil model)', () => {
       note: 'at most 11.25 mm a day (from soil and roots)',
     });
     expect(value(chain, 'depletion')?.value).toBe('3.11 mm');
-    expect(value(chain, 'taw')).toMatchObject({ value: '11.25 mm', note: 'sand, roots 150 mm' });
+    expect(value(chain, 'taw')).toMatchObject({ value: '11.25 mm', note: 'Sand, roots 150 mm' });
     expect(value(chain, 'raw')).toMatchObject({ value: '5.63 mm', note: 'MAD 50% (species)' });
     expect(value(chain, 'trigger')?.value).toBe('no');
     expect(value(chain, 'throughput')).toMatchObject({
       value: '12.7 mm/h',
-      note: 'rotor, catalog, 70% capture efficiency',
+      note: 'Rotor, catalog, 70% capture efficiency',
     });
     expect(value(chain, 'cap')).toMatchObject({ value: '60 min', note: 'not binding' });
     expect(value(chain, 'planned')).toMatchObject({

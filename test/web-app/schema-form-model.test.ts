@@ -1,5 +1,13 @@
 import { z } from 'zod';
+import { registerBuiltinKinds } from '../../server/src/config/builtin-kinds';
+import { configFormSchema } from '../../server/src/config/form-schema';
 import { configSchema } from '../../server/src/config/schema';
+import { builtinControllerKinds } from '../../server/src/controllers/index';
+import { registerWithConfigValidator as registerControllerKinds } from '../../server/src/controllers/kinds';
+import {
+  builtinSourceKinds,
+  registerWithConfigValidator as registerSourceKinds,
+} from '../../server/src/weather/sources/index';
 import { validateDocument } from '../../server/src/config/validate';
 import {
   describeSchema,
@@ -9,8 +17,10 @@ import {
   getAt,
   humanise,
   initialValue,
+  isSecretKey,
   optionLabel,
   parseInput,
+  propertiesFor,
   parsePath,
   placeEntries,
   rangeText,
@@ -26,8 +36,11 @@ import {
   type JsonValue,
 } from '../../web/app/components/schema-form-model';
 
-/** The JSON Schema GET /config/schema serves (routes/config.ts builds it the same way). */
-const served = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+/** The JSON Schema GET /config/schema serves (routes/config.ts builds it the same way), kinds registered. */
+registerBuiltinKinds();
+registerSourceKinds(builtinSourceKinds([]));
+registerControllerKinds(builtinControllerKinds().values());
+const served = configFormSchema(z, configSchema) as JsonSchema;
 const root = describeSchema(served);
 
 function property(spec: FieldSpec, ...path: string[]): FieldSpec {
@@ -138,9 +151,49 @@ describe('describeSchema on the served config schema', () => {
     });
   });
 
-  it('falls back to a JSON field for open per-kind config blocks and unknown schemas', () => {
-    expect(property(root, 'sources', '*', 'config').kind).toBe('json');
+  it("describes a source's or controller's config by its kind: fields, not a JSON box", () => {
+    const controller = property(root, 'controllers', '*');
+    expect(controller.kind).toBe('object');
+    // Without a kind the block is open (JSON); each kind brings its own fields.
     expect(property(root, 'controllers', '*', 'config').kind).toBe('json');
+    const opensprinkler = propertiesFor(controller, { kind: 'opensprinkler', config: {} });
+    const config = opensprinkler.find((p) => p.key === 'config')?.spec;
+    expect(config?.kind).toBe('object');
+    if (config?.kind !== 'object') return;
+    const fields = Object.fromEntries(config.properties.map((p) => [p.key, p.spec.kind]));
+    expect(fields).toMatchObject({
+      host: 'string',
+      port: 'integer',
+      password_md5: 'string',
+      poll_interval_s: 'integer',
+    });
+    expect(config.properties.find((p) => p.key === 'port')?.spec).toMatchObject({
+      min: 1,
+      max: 65535,
+      default: 80,
+    });
+    expect(isSecretKey('password_md5')).toBe(true);
+    // The kind itself is a labelled choice of the registered kinds.
+    const kind = property(root, 'controllers', '*', 'kind');
+    expect(kind.kind === 'enum' && kind.labels?.opensprinkler).toBe('OpenSprinkler (direct HTTP)');
+    // A new entry of a kind starts with that kind's own defaults.
+    expect(initialValue(controller)).toMatchObject({ kind: 'dry_run', config: expect.any(Object) });
+    const source = property(root, 'sources', '*');
+    const ecowitt = propertiesFor(source, { kind: 'ecowitt_ingest' }).find((p) => p.key === 'config')?.spec;
+    expect(ecowitt?.kind === 'object' && ecowitt.properties.map((p) => p.key)).toContain('passkey');
+  });
+
+  it('shows labelled choices by their titles and keeps schema_version out of the editable fields', () => {
+    const species = property(root, 'zones', '*', 'species');
+    expect(species.kind === 'enum' && optionLabel('st_augustine', species.labels)).toBe('St. Augustinegrass');
+    const sprinkler = property(root, 'zones', '*', 'sprinkler_type');
+    expect(sprinkler.kind === 'enum' && optionLabel('mp_rotator', sprinkler.labels)).toBe(
+      'MP Rotator (rotary nozzle)',
+    );
+    expect(property(root, 'schema_version').readOnly).toBe(true);
+  });
+
+  it('falls back to a JSON field for unknown schemas', () => {
     expect(property(root, 'deployment', 'shadow_native')).toMatchObject({ kind: 'json', any: true });
     expect(describeSchema({ anyOf: [{ type: 'string' }, { type: 'number' }] }).kind).toBe('json');
     expect(describeSchema({ type: 'array', items: [{ type: 'string' }] }).kind).toBe('json');
@@ -190,7 +243,12 @@ describe('document edits', () => {
   });
 
   it('starts new entries from defaults and required fields', () => {
-    expect(initialValue(property(root, 'sources', '*'))).toEqual({ id: '', kind: '' });
+    // A new source starts as the free forecast model, with that kind's own settings.
+    expect(initialValue(property(root, 'sources', '*'))).toMatchObject({
+      id: '',
+      kind: 'open_meteo',
+      config: {},
+    });
     expect(initialValue(property(root, 'notifications', 'mqtt'))).toEqual({ host: '' });
     expect(initialValue(property(root, 'zones', '*'))).toEqual({});
     expect(initialValue(property(root, 'engine', 'restrictions', 'address_parity'))).toEqual({
@@ -287,6 +345,8 @@ describe('labels', () => {
       'IANA name; empty derives it from lat/lon.',
     );
     expect(optionLabel('st_augustine')).toBe('St augustine');
+    expect(optionLabel('mp_rotator')).toBe('MP rotator');
+    expect(optionLabel('x', { x: 'Titled' })).toBe('Titled');
   });
 });
 

@@ -1,4 +1,11 @@
-import { dayLabel, nextRun, sevenDays, todayVerdict } from '../../web/app/pages/dashboard/verdict';
+import {
+  dayLabel,
+  nextRun,
+  sevenDays,
+  todayVerdict,
+  zoneStandings,
+} from '../../web/app/pages/dashboard/verdict';
+import { localizeUnits } from '../../web/app/lib/unit-format';
 import type { ForecastSnapshot } from '../../web/app/pages/dashboard/weather-types';
 import type {
   IrrigationSnapshot,
@@ -144,8 +151,23 @@ describe('todayVerdict', () => {
         ],
       }),
     );
-    expect(none.sentence).toBe('Skipping today because no zone needs water.');
-    expect(none.details).toEqual(['Vegetable garden: depletion unknown']);
+    // Unknown soil is not "no need": the sentence says what is known, the standings list the zone.
+    expect(none.sentence).toBe('Not watering today: no zone is known to need water.');
+    expect(
+      zoneStandings(
+        snapshot({
+          zone_verdicts: [
+            row({}),
+            row({
+              zone: 'veg',
+              name: 'Vegetable garden',
+              water_need: 'unknown',
+              reason: 'depletion unknown.',
+            }),
+          ],
+        }),
+      ).unknown,
+    ).toEqual([{ slug: 'veg', name: 'Vegetable garden', reason: 'depletion unknown', seconds: 0 }]);
   });
 
   it('keeps a control reason as written (not lower-cased)', () => {
@@ -159,6 +181,97 @@ describe('todayVerdict', () => {
       }),
     );
     expect(v.sentence).toBe('Skipping today because Front lawn skipped by the tomorrow override.');
+  });
+});
+
+describe('zoneStandings: due, held, unknown, not due', () => {
+  // The demo's morning that read "no zone needs water" while one zone was due and five unknown.
+  const demo = snapshot({
+    next_run_state: 'no_water_planned',
+    next_run_epoch: 0,
+    decision_trace: {
+      verdict: 'skip',
+      deciding: 'skip_check',
+      reason: 'Heavy rain in the next 3 days: 0.448 in weighted.',
+    },
+    zone_verdicts: [
+      row({
+        zone: 'front_lawn',
+        name: 'Front lawn',
+        verdict: 'skip',
+        reason_code: 'rain_3day',
+        reason: 'Heavy rain in the next 3 days: 0.448 in weighted, at or above 0.375 in (1.5 x 0.25 in).',
+        water_need: 'due',
+      }),
+      row({
+        zone: 'back_lawn',
+        name: 'Back lawn',
+        verdict: 'hold',
+        reason_code: 'depletion_unknown',
+        reason:
+          'root-zone depletion is only known to lie in 8.0..24.0 mm against a trigger of 12.0 mm: no water on a guess',
+        water_need: 'unknown',
+      }),
+      row({
+        zone: 'beds',
+        name: 'Beds',
+        verdict: 'water',
+        reason_code: 'water',
+        water_need: 'due',
+        planned_seconds: 900,
+        reason: 'depletion 14 mm reached the trigger (RAW 12 mm); 900 s',
+      }),
+      row({ zone: 'xeri', name: 'Xeriscape' }),
+    ],
+  });
+
+  it('puts every zone in one place, with the reason in the user units', () => {
+    const s = zoneStandings(demo, { units: 'metric' });
+    expect(s.watering.map((z) => [z.slug, z.seconds])).toEqual([['beds', 900]]);
+    expect(s.held).toEqual([
+      {
+        slug: 'front_lawn',
+        name: 'Front lawn',
+        reason: 'heavy rain in the next 3 days: 11.4 mm weighted, at or above 9.5 mm (1.5 x 6.3 mm)',
+        seconds: 0,
+      },
+    ]);
+    expect(s.unknown.map((z) => z.slug)).toEqual(['back_lawn']);
+    expect(zoneStandings(demo, { units: 'imperial' }).unknown[0]?.reason).toBe(
+      'root-zone depletion is only known to lie in 0.31..0.94 in against a trigger of 0.47 in: no water on a guess',
+    );
+    expect(s.notDue.map((z) => z.slug)).toEqual(['xeri']);
+  });
+
+  it('says why nothing is planned without claiming no zone needs water', () => {
+    const text = nextRun(demo).text;
+    expect(text).toBe(
+      'No watering planned in the next 7 days: Front lawn is due but held today; the soil water of Back lawn is unknown, so it is not watered on a guess.',
+    );
+    expect(text).not.toContain('no zone needs water');
+  });
+});
+
+describe('localizeUnits', () => {
+  it("turns the service's numbers into the user's units and leaves words alone", () => {
+    expect(
+      localizeUnits(
+        'Raining now: 0.2 in/hr (station gauge) is at or above the 0.01 in/hr threshold.',
+        'metric',
+      ),
+    ).toBe('Raining now: 5.1 mm/h (station gauge) is at or above the 0.3 mm/h threshold.');
+    expect(
+      localizeUnits('Freeze risk: the low is 30°F, at or below the 38°F minimum; wind 12.5 mph.', 'metric'),
+    ).toBe('Freeze risk: the low is -1.1°C, at or below the 3.3°C minimum; wind 20 km/h.');
+    expect(localizeUnits('depletion 12.7 mm reached the trigger (RAW 25.4 mm)', 'imperial')).toBe(
+      'depletion 0.50 in reached the trigger (RAW 1.00 in)',
+    );
+    expect(localizeUnits('only known to lie in 8.0..24.0 mm', 'imperial')).toBe(
+      'only known to lie in 0.31..0.94 in',
+    );
+    // Already in the user's units: untouched.
+    expect(localizeUnits('0.448 in weighted', 'imperial')).toBe('0.448 in weighted');
+    expect(localizeUnits('12.0 mm', 'metric')).toBe('12.0 mm');
   });
 });
 

@@ -99,6 +99,66 @@ describe('depletion and the bucket gauge', () => {
     expect(g.text).toBe('Soil water unknown (no bucket can be derived) · trigger unknown');
   });
 
+  it('draws a completely dry zone as a full bar, not a sliver past its end', () => {
+    const dry = zone({
+      bucket_mm: null,
+      math: {
+        bucket_mm: null,
+        kc: 0.5,
+        cap_binding: false,
+        depletion_range_mm: [11.25, 11.25],
+        taw_mm: 11.25,
+        raw_mm: 5.63,
+      },
+    });
+    const inches: Format = (_q, v) => (v === null || v === undefined ? '—' : `${(v / 25.4).toFixed(2)} in`);
+    const g = bucketGauge(depletionOf(dry), inches);
+    expect(g).toMatchObject({ fillPct: 100, rangePct: null, due: true });
+    expect(g.text).toBe(
+      'Completely dry: 0.44 in below full, all of its 0.44 in capacity · waters at 0.22 in',
+    );
+    expect(g.text).not.toMatch(/between/i);
+  });
+
+  it('shows a range whose ends read the same as that one value, and keeps a narrow range inside the bar', () => {
+    const inches: Format = (_q, v) => (v === null || v === undefined ? '—' : `${(v / 25.4).toFixed(2)} in`);
+    const near = depletionOf(
+      zone({
+        bucket_mm: null,
+        math: {
+          bucket_mm: null,
+          kc: 0.5,
+          cap_binding: false,
+          depletion_range_mm: [6.0, 6.1],
+          taw_mm: 24,
+          raw_mm: 12,
+        },
+      }),
+    );
+    const collapsed = bucketGauge(near, inches);
+    expect(collapsed.rangePct).toBeNull();
+    expect(collapsed.text).toBe('0.24 in dry of 0.94 in capacity · waters at 0.47 in');
+    const edge = bucketGauge(
+      depletionOf(
+        zone({
+          bucket_mm: null,
+          math: {
+            bucket_mm: null,
+            kc: 0.5,
+            cap_binding: false,
+            depletion_range_mm: [23, 24],
+            taw_mm: 24,
+            raw_mm: 12,
+          },
+        }),
+      ),
+      fmt,
+    );
+    const [left, right] = edge.rangePct ?? [0, 0];
+    expect(right).toBeLessThanOrEqual(100);
+    expect(right - left).toBeGreaterThanOrEqual(3);
+  });
+
   it('never reports negative depletion for a surplus', () => {
     expect(depletionOf(zone({ math: { bucket_mm: 2, kc: 1, cap_binding: false } })).exact).toBe(0);
   });
@@ -106,7 +166,7 @@ describe('depletion and the bucket gauge', () => {
 
 describe('planned and last run', () => {
   it('treats 0 planned seconds as a real "none", missing as unknown', () => {
-    expect(plannedText(0)).toBe('none today');
+    expect(plannedText(0)).toBe('none planned');
     expect(plannedText(1261)).toBe('21 min');
     expect(plannedText(undefined)).toBe('unknown');
   });

@@ -8,6 +8,7 @@ import { lazyPage } from './lib/lazy';
 import { rememberReturnPath, takeReturnPath } from './lib/remembered-page';
 import { navigate, useRoute, type Route } from './lib/router';
 import { UnitsContext, type UnitSystem } from './lib/units';
+import { YardZoneContext } from './lib/yard-time';
 import DashboardPage from './pages/dashboard';
 
 const ZonesPage = lazyPage(() => import('./pages/zones'));
@@ -38,6 +39,24 @@ function sendToLogin(): void {
   navigate('login', true);
 }
 
+interface DeploymentConfig {
+  deployment?: {
+    units?: UnitSystem;
+    timezone?: string | null;
+    location?: { lat?: number; lon?: number };
+  };
+}
+
+/** The yard's zone before a page has a snapshot: the configured one, else the offline lookup at the location. */
+async function yardZoneOf(config: DeploymentConfig): Promise<string | null> {
+  const deployment = config.deployment;
+  if (deployment?.timezone) return deployment.timezone;
+  const { lat, lon } = deployment?.location ?? {};
+  if (typeof lat !== 'number' || typeof lon !== 'number') return null;
+  const found = await api<{ timezone?: string | null }>(`location/timezone?lat=${lat}&lon=${lon}`);
+  return found.timezone ?? null;
+}
+
 /** The wizard check runs once per page load, not on every return to the dashboard. */
 let setupChecked = false;
 
@@ -46,6 +65,7 @@ export function App() {
   const [status, setStatus] = useState<AuthStatus | null>(null);
   const [statusError, setStatusError] = useState<unknown>(null);
   const [units, setUnits] = useState<UnitSystem>('imperial');
+  const [yardZone, setYardZone] = useState<string | null>(null);
 
   const loadStatus = () =>
     api<AuthStatus>('auth/status')
@@ -66,8 +86,12 @@ export function App() {
   const signedIn = status !== null && (status.mode === 'disabled' || status.authenticated);
   useEffect(() => {
     if (!signedIn) return;
-    api<{ deployment?: { units?: UnitSystem } }>('config')
-      .then((config) => setUnits(config.deployment?.units === 'metric' ? 'metric' : 'imperial'))
+    api<DeploymentConfig>('config')
+      .then((config) => {
+        setUnits(config.deployment?.units === 'metric' ? 'metric' : 'imperial');
+        return yardZoneOf(config);
+      })
+      .then(setYardZone)
       .catch(() => undefined);
   }, [signedIn]);
 
@@ -135,7 +159,9 @@ export function App() {
   return (
     <AuthContext.Provider value={{ status, reload: loadStatus }}>
       <UnitsContext.Provider value={units}>
-        {bare ? <main id="main">{page}</main> : <Layout route={route}>{page}</Layout>}
+        <YardZoneContext.Provider value={yardZone}>
+          {bare ? <main id="main">{page}</main> : <Layout route={route}>{page}</Layout>}
+        </YardZoneContext.Provider>
       </UnitsContext.Provider>
     </AuthContext.Provider>
   );

@@ -20,6 +20,8 @@ export interface RuntimeEnv {
    * notification links (ntfy's Click, e-mail, chat) can point into it; null when unset.
    */
   publicUrl: string | null;
+  /** LAN service discovery (mDNS `_raincheck._tcp`): on unless RAINCHECK_MDNS is false. */
+  mdns: { enabled: boolean; port: number; address: string | null };
   /** The raw environment, for `${NAME}` interpolation in the config. */
   vars: NodeJS.ProcessEnv;
 }
@@ -49,6 +51,11 @@ export function parseEnv(vars: NodeJS.ProcessEnv, cwd = process.cwd()): RuntimeE
     dryRun: isTrue(vars.DRY_RUN),
     logLevel,
     publicUrl: parsePublicUrl(vars.RAINCHECK_PUBLIC_URL),
+    mdns: {
+      enabled: vars.RAINCHECK_MDNS === undefined || vars.RAINCHECK_MDNS === '' || isTrue(vars.RAINCHECK_MDNS),
+      port: vars.RAINCHECK_MDNS_PORT ? parsePort(vars.RAINCHECK_MDNS_PORT, 'RAINCHECK_MDNS_PORT') : 5353,
+      address: vars.RAINCHECK_MDNS_ADDRESS?.trim() || null,
+    },
     vars,
   };
 }
@@ -57,11 +64,11 @@ export function isTrue(value: string | undefined): boolean {
   return value !== undefined && TRUE.has(value.trim().toLowerCase());
 }
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, name = 'PORT'): number {
   if (value === undefined || value === '') return 8099;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new EnvError(`PORT must be 0..65535, got "${value}"`);
+    throw new EnvError(`${name} must be 0..65535, got "${value}"`);
   return port;
 }
 

@@ -24,10 +24,17 @@ export const REDACTED_LOG_PATHS = [
   'req.headers["x-api-key"]',
 ];
 
+/**
+ * fastify announces a listening server once per interface address ("Server
+ * listening at http://...", six lines on a host with six addresses); main.ts
+ * logs `raincheck listening` once with the host and port instead.
+ */
+const FASTIFY_LISTENING = /^Server listening at /;
+
 export interface RootLoggerOptions {
   /** Also keeps warnings and errors here (/diagnostics). */
   ring?: LogRing;
-  /** Where lines go; standard output by default. */
+  /** Where lines go: pino's JSON to standard output when absent (see core/human-log.ts for a terminal). */
   destination?: DestinationStream;
 }
 
@@ -35,11 +42,18 @@ export function createRootLogger(
   level = process.env.LOG_LEVEL ?? 'info',
   options: RootLoggerOptions = {},
 ): Logger {
-  const settings = {
+  const settings: pino.LoggerOptions = {
     level,
     base: { service: 'raincheck' },
     redact: { paths: REDACTED_LOG_PATHS, censor: '***redacted***' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    hooks: {
+      logMethod(args, method) {
+        const text = args.find((arg) => typeof arg === 'string');
+        if (typeof text === 'string' && FASTIFY_LISTENING.test(text)) return;
+        method.apply(this, args);
+      },
+    },
   };
   const destination = options.destination ?? pino.destination(1);
   if (!options.ring) return pino(settings, destination);

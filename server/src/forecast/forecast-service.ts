@@ -97,6 +97,7 @@ export class ForecastService implements Module {
   private readonly log: Logger;
   private readonly lock = new Mutex();
   private merged: TrackState = emptyTrack(MERGED_TRACK, 'no forecast yet');
+  private snapshotMemo: { key: unknown[]; snapshot: ForecastSnapshot } | null = null;
   private tracks = new Map<string, TrackState>();
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
@@ -173,6 +174,11 @@ export class ForecastService implements Module {
     });
   }
 
+  /**
+   * The merged forecast split at the local midnight. The same object comes back
+   * until something it shows changes (a fetch, an error, the date, the zone), so
+   * the routes and the stream serve it from bytes serialised once.
+   */
   snapshot(): ForecastSnapshot {
     const applied = this.deps.config();
     const timezone = applied ? requestFor(applied).timezone : 'UTC';
@@ -180,6 +186,26 @@ export class ForecastService implements Module {
     const todayStart = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(timezone) })
       .startOf('day')
       .toSeconds();
+    const key = [
+      forecast,
+      this.merged.lastError,
+      this.merged.label,
+      this.merged.isBackup,
+      timezone,
+      todayStart,
+    ];
+    const memo = this.snapshotMemo;
+    if (memo && memo.key.every((part, i) => part === key[i])) return memo.snapshot;
+    const snapshot = this.buildSnapshot(forecast, timezone, todayStart);
+    this.snapshotMemo = { key, snapshot };
+    return snapshot;
+  }
+
+  private buildSnapshot(
+    forecast: ProviderForecast | null,
+    timezone: string,
+    todayStart: number,
+  ): ForecastSnapshot {
     const days = forecast?.daily ?? [];
     return {
       last_refresh_epoch: forecast?.fetched_at ?? null,

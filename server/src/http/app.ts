@@ -8,6 +8,7 @@ import Fastify, {
 import type { Logger } from '../core/logger';
 import type { Metrics } from '../core/metrics';
 import { API_PREFIX, LEGACY_API_PREFIX } from '../core/version';
+import { installCompression } from './compression';
 import type { DomainRoutes } from './deps';
 import { errorHandler, notFoundHandler } from './errors';
 import {
@@ -80,6 +81,7 @@ export function createApp(
     },
   });
   installRequestContext(app, metrics);
+  installCompression(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   if (gate) app.addHook('onRequest', gate);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/logger';
+import { jsonBytes } from './encoded-json';
 
 /**
  * One Server-Sent Events hub for the three feeds (weather, irrigation,
@@ -24,6 +25,13 @@ interface Feed {
 export const SSE_EVENT = 'snapshot';
 /** Unsent bytes a client may lag behind before it is dropped. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** A `snapshot` event; an object's JSON comes from the bytes the snapshot routes serve too. */
+function eventFrame(data: unknown): string {
+  const json =
+    typeof data === 'object' && data !== null ? jsonBytes(data).toString('utf8') : JSON.stringify(data);
+  return `event: ${SSE_EVENT}\ndata: ${json}\n\n`;
+}
 
 export class SseHub {
   private readonly feeds = new Map<string, Feed>();
@@ -59,7 +67,7 @@ export class SseHub {
   publish(name: string, data: unknown): void {
     const feed = this.feed(name);
     if (feed.clients.size === 0) return;
-    const frame = `event: ${SSE_EVENT}\ndata: ${JSON.stringify(data)}\n\n`;
+    const frame = eventFrame(data);
     for (const client of feed.clients) this.write(feed, client, frame);
   }
 
@@ -96,7 +104,7 @@ export class SseHub {
     this.write(feed, res, 'retry: 5000\n\n');
     const current = feed.options.current?.();
     if (current !== undefined && current !== null) {
-      this.write(feed, res, `event: ${SSE_EVENT}\ndata: ${JSON.stringify(current)}\n\n`);
+      this.write(feed, res, eventFrame(current));
     }
   }
 

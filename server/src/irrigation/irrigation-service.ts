@@ -70,7 +70,8 @@ export class IrrigationService implements Module {
   private readonly log: Logger;
   private readonly controls: ControlsStore;
   private latest: EngineOutput | null = null;
-  private lastVerdict: string | null = null;
+  /** The verdict last recorded; undefined until read back from the store (a restart is no change). */
+  private lastVerdict: string | null | undefined = undefined;
   private lastComputeMs = 0;
   private pending: NodeJS.Timeout | null = null;
   private tick: NodeJS.Timeout | null = null;
@@ -224,12 +225,14 @@ export class IrrigationService implements Module {
     if (!store) return;
     try {
       store.decisions.upsertDaily(output.decision);
+      if (this.lastVerdict === undefined)
+        this.lastVerdict = store.decisions.latestTransition()?.verdict ?? null;
       if (output.verdict !== this.lastVerdict) {
         store.decisions.insertTransition({
           epoch: output.decision.epoch,
           verdict: output.verdict,
           previous_verdict: this.lastVerdict,
-          reason: { reason_code: reasonCodeOf(output.snapshot) },
+          reason: { ...output.verdictReason },
         });
         this.lastVerdict = output.verdict;
       }
@@ -244,9 +247,4 @@ export class IrrigationService implements Module {
     const { location, timezone } = applied.config.deployment;
     return resolveTimezone(timezone ?? null, location.lat, location.lon);
   }
-}
-
-function reasonCodeOf(snapshot: IrrigationSnapshot): string | null {
-  const code = (snapshot.skip_check as { reason_code?: unknown }).reason_code;
-  return typeof code === 'string' ? code : null;
 }

@@ -3,7 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 /**
  * Debian's Chromium driven by playwright-core (no bundled browser download).
- * `.ci/run` installs the `chromium` package; CHROMIUM_PATH points elsewhere.
+ * `npm test` installs the `chromium` package when it can (scripts/test-tools.json); CHROMIUM_PATH points elsewhere.
  */
 
 export const PHONE = { width: 360, height: 780 };
@@ -14,7 +14,7 @@ export function chromiumPath(): string {
   const found = candidates.find((p): p is string => Boolean(p) && fs.existsSync(p as string));
   if (!found)
     throw new Error(
-      'Chromium not found: install the Debian package `chromium` (.ci/run does) or set CHROMIUM_PATH',
+      'Chromium not found: install the Debian package `chromium` (`npm test` does when it can) or set CHROMIUM_PATH',
     );
   return found;
 }
@@ -38,8 +38,15 @@ export async function openPage(
   browser: Browser,
   viewport = DESKTOP,
   colorScheme: 'light' | 'dark' = 'light',
+  /** The browser's IANA zone (default: the machine's). */
+  timezoneId?: string,
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport, colorScheme, serviceWorkers: 'block' });
+  const context = await browser.newContext({
+    viewport,
+    colorScheme,
+    serviceWorkers: 'block',
+    ...(timezoneId ? { timezoneId } : {}),
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

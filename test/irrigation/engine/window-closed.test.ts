@@ -2,7 +2,7 @@ import { computeIrrigation } from '../../../server/src/irrigation/engine/engine'
 import { WINDOW_CLOSED_NOTE } from '../../../server/src/irrigation/engine/water-plan';
 import type { EngineOutput } from '../../../server/src/irrigation/engine/types';
 import type { WeatherSnapshot } from '../../../server/src/weather/snapshot';
-import { dateAt, input, local, NOW, run } from './fixtures';
+import { dateAt, forecast, input, local, NOW, run } from './fixtures';
 import { stationWeather } from '../skip/fixtures';
 
 /**
@@ -72,5 +72,36 @@ describe("today's run window closed", () => {
     const today = plan(ran, 'front_lawn', 0);
     expect(today.planned_seconds).toBe(0);
     expect(today.reason).not.toContain(WINDOW_CLOSED_NOTE);
+  });
+});
+
+describe('one number per fact', () => {
+  const open = computeIrrigation(input({ nowEpoch: PRE_DAWN, weather: weatherAt(PRE_DAWN) }));
+  const closed = computeIrrigation(input());
+
+  it("a zone's planned run is the next window's: today's before it, tomorrow's once today's closed", () => {
+    const zone = (out: EngineOutput) => out.snapshot.zones.find((z) => z.slug === 'front_lawn');
+    expect(zone(open)?.planned_run_seconds).toBe(plan(open, 'front_lawn', 0).planned_seconds);
+    expect(zone(closed)?.planned_run_seconds).toBe(plan(closed, 'front_lawn', 1).planned_seconds);
+    // A frost night tomorrow: the closed window's 1 h is a record, and nothing is planned next.
+    const daily = forecast().daily.map((d, i) => (i === 1 ? { ...d, temp_min_f: 28, temp_max_f: 45 } : d));
+    const frost = computeIrrigation(input({ forecast: forecast({ daily }) }));
+    expect(plan(frost, 'front_lawn', 0).planned_seconds).toBeGreaterThan(0);
+    expect(plan(frost, 'front_lawn', 1).planned_seconds).toBe(0);
+    expect(zone(frost)?.planned_run_seconds).toBe(0);
+    const next = frost.snapshot.water_plan[frost.snapshot.next_run_day_offset];
+    expect(next?.day_offset).toBeGreaterThan(1);
+  });
+
+  it("forecast.eto_today_mm is the ET0 the engine used for today (the trace's figure)", () => {
+    for (const out of [open, closed]) {
+      const trace = out.snapshot.decision_trace as {
+        date_local: string;
+        et0_days: { date_local: string; et0_mm: number | null }[];
+      };
+      const used = trace.et0_days.find((d) => d.date_local === trace.date_local)?.et0_mm;
+      expect(typeof used).toBe('number');
+      expect(out.snapshot.forecast.eto_today_mm).toBe(used);
+    }
   });
 });

@@ -56,6 +56,39 @@ describe('POST /irrigation/action', () => {
     expect(cleared.body.pause_until_epoch).toBe(0);
   });
 
+  it('records a verdict change with the control that caused it, and nothing on a restart', async () => {
+    const first = await services.boot({ env: { DEMO: '1' } });
+    const server = first.service.server;
+    const act = (body: object) => request(server).post('/api/v1/irrigation/action').send(body).expect(200);
+    type Transition = { verdict: string; previous_verdict: string | null; reason: Record<string, unknown> };
+    const decisions = async (): Promise<Transition[]> =>
+      (await request(server).get('/api/v1/irrigation/decisions').expect(200)).body.decisions as Transition[];
+
+    await act({ kind: 'set_pause_until', epoch: 4102444800 });
+    const paused = (await decisions()).at(-1);
+    expect(paused).toMatchObject({
+      verdict: 'paused',
+      reason: { reason_code: 'paused', deciding: 'controls', reason: 'Irrigation is paused.' },
+    });
+
+    await act({ kind: 'clear_pause_until' });
+    await act({ kind: 'set_global_override', mode: 'run' });
+    const forced = (await decisions()).at(-1);
+    expect(forced).toMatchObject({
+      verdict: 'water',
+      previous_verdict: expect.any(String),
+      reason: { reason_code: 'global_override_run', deciding: 'controls' },
+    });
+    const count = (await decisions()).length;
+    await first.service.stop();
+
+    const second = await services.boot({ dataDir: first.dataDir, env: { DEMO: '1' } });
+    await request(second.service.server).get('/api/v1/irrigation/snapshot').expect(200);
+    const after = (await request(second.service.server).get('/api/v1/irrigation/decisions').expect(200)).body
+      .decisions as Transition[];
+    expect(after).toHaveLength(count);
+  });
+
   it('refuses bad actions with the spec codes and changes nothing', async () => {
     const booted = await services.boot({ env: { DEMO: '1' } });
     const post = (body: unknown) =>

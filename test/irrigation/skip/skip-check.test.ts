@@ -311,6 +311,20 @@ describe('live readings and their stand-ins', () => {
     );
   });
 
+  it('never calls a modelled live total (a demo replay) measured: the words follow current_weather', () => {
+    const weather = stationWeather({ rain_in_today: 0.06 });
+    const modelled = evaluateSkipCheck(clearInput({ weather, unmeasured_fields: ['rain_in_today'] }));
+    expect(modelled.reason).toBe(
+      'Already wet: 0.06 in of rain today (reported live by a modelled source, not measured), at or above 0.05 in.',
+    );
+    expect(modelled.reason).not.toContain('measured by');
+    const wind = evaluateSkipCheck(
+      clearInput({ weather: stationWeather({ wind_avg_mph: 14 }), unmeasured_fields: ['wind_avg_mph'] }),
+    );
+    expect(wind.reason).toContain('(reported live by a modelled source, not measured)');
+    expect(wind.reason).not.toContain('(station)');
+  });
+
   it("a gauge total from before midnight is yesterday's: today's model hours decide", () => {
     const weather = stationWeather({ rain_in_today: 0.8, rain_live_epoch: local(`${dateAt(-1)}T23:58:00`) });
     const check = evaluateSkipCheck(clearInput({ weather }));

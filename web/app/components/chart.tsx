@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { ChartLegend } from './chart-legend';
+import type { ChartAxis, ChartProps } from './chart-types';
 import './chart.css';
 
 /**
@@ -11,64 +13,13 @@ import './chart.css';
  * `summary` as its description: the canvas itself says nothing.
  *
  * A null value is a gap (unknown), never drawn as zero.
+ *
+ * The figure's size is fixed before uPlot draws (the plot box has its height
+ * from the first render, the legend is ours, not uPlot's), so a chart that
+ * arrives late moves nothing around it (no layout shift).
  */
 
-export interface ChartSeries {
-  label: string;
-  values: readonly (number | null)[];
-  /** A theme variable (`--rain`) or any CSS colour. */
-  color: string;
-  /** Default `line`. */
-  style?: 'line' | 'bars' | 'points' | 'step';
-  /** The y scale this series uses (an entry of `axes`); default `y`. */
-  scale?: string;
-  /** Shown after the value in the legend. */
-  unit?: string;
-  /** Digits in the legend; default 1. */
-  digits?: number;
-  dash?: boolean;
-  /** Draw a dot at each value (a lone value between gaps still shows). */
-  markers?: boolean;
-  /** Fill under a line with a faint version of its colour. */
-  fill?: boolean;
-  /** Bars: share of the slot between two x values (default 0.7), and where in it (-1 left, 0 centred, 1 right) so two bar series can stand side by side. */
-  barSize?: number;
-  barAlign?: -1 | 0 | 1;
-}
-
-export interface ChartAxis {
-  scale: string;
-  label: string;
-  side?: 'left' | 'right';
-  /** Fixed bounds; `softMax` is the least the top may be (an all-zero series still gets an axis). */
-  min?: number;
-  max?: number;
-  softMax?: number;
-  digits?: number;
-  /** Keep 0 on the axis (default true; false for temperatures). */
-  zero?: boolean;
-}
-
-export interface ChartProps {
-  /** What the chart shows: the image's accessible name. */
-  label: string;
-  /** A short text account of the data, read by screen readers. */
-  summary: string;
-  /** X labels: epoch seconds (a time axis) or category names. */
-  labels: readonly number[] | readonly string[];
-  series: ChartSeries[];
-  /** One per y scale; default a single left axis `y`. */
-  axes?: ChartAxis[];
-  height?: number;
-  /** IANA time zone for a time axis (default: the browser's). */
-  timeZone?: string;
-  /** Epoch seconds of a dashed "now" line on a time axis. */
-  now?: number | null;
-  /** Time axis of whole days: ticks show dates only. */
-  days?: boolean;
-  /** Show the summary under the chart too (default: screen readers only). */
-  showSummary?: boolean;
-}
+export type { ChartAxis, ChartProps, ChartSeries } from './chart-types';
 
 const DEFAULT_AXES: ChartAxis[] = [{ scale: 'y', label: '' }];
 
@@ -112,6 +63,7 @@ export function Chart({
   const box = useRef<HTMLDivElement>(null);
   const summaryId = useId();
   const scheme = useColorScheme();
+  const [cursor, setCursor] = useState<number | null>(null);
 
   const empty = !series.some((s) => s.values.some((v) => v !== null && Number.isFinite(v)));
 
@@ -179,7 +131,7 @@ export function Chart({
       height,
       scales,
       axes: [xAxis, ...yAxes],
-      legend: { show: true, live: true },
+      legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { size: 6 } },
       ...(timeZone && !categorical
         ? { tzDate: (ts: number) => uPlot.tzDate(new Date(ts * 1000), timeZone) }
@@ -225,8 +177,9 @@ export function Chart({
           };
         }),
       ],
-      hooks:
-        now !== null && !categorical
+      hooks: {
+        setCursor: [(u) => setCursor(u.cursor.idx ?? null)],
+        ...(now !== null && !categorical
           ? {
               draw: [
                 (u) => {
@@ -246,7 +199,8 @@ export function Chart({
                 },
               ],
             }
-          : {},
+          : {}),
+      },
     };
 
     const data = [xs, ...series.map((s) => s.values.slice())] as uPlot.AlignedData;
@@ -262,22 +216,30 @@ export function Chart({
     };
   }, [labels, series, axes, height, timeZone, now, days, scheme, empty]);
 
-  // Nothing known to draw: say so instead of an empty grid.
-  if (empty)
-    return (
-      <figure class="chart-figure">
-        <div class="chart-empty" role="img" aria-label={label} aria-describedby={summaryId}>
-          No data to chart yet.
-        </div>
-        <figcaption id={summaryId} class={showSummary ? 'chart-summary' : 'visually-hidden'}>
-          {summary}
-        </figcaption>
-      </figure>
-    );
-
   return (
     <figure class="chart-figure">
-      <div ref={box} class="chart" role="img" aria-label={label} aria-describedby={summaryId} />
+      {empty ? (
+        // Nothing known to draw: say so instead of an empty grid, in the same space.
+        <div
+          class="chart-empty"
+          style={{ height: `${height}px` }}
+          role="img"
+          aria-label={label}
+          aria-describedby={summaryId}
+        >
+          No data to chart yet.
+        </div>
+      ) : (
+        <div
+          ref={box}
+          class="chart"
+          style={{ height: `${height}px` }}
+          role="img"
+          aria-label={label}
+          aria-describedby={summaryId}
+        />
+      )}
+      <ChartLegend series={series} index={empty ? null : cursor} />
       <figcaption id={summaryId} class={showSummary ? 'chart-summary' : 'visually-hidden'}>
         {summary}
       </figcaption>

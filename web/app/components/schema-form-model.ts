@@ -33,6 +33,10 @@ export interface JsonSchema {
   maxLength?: number;
   pattern?: string;
   minItems?: number;
+  readOnly?: boolean;
+  allOf?: JsonSchema[];
+  if?: JsonSchema;
+  then?: JsonSchema;
 }
 
 interface Common {
@@ -42,6 +46,19 @@ interface Common {
   default?: JsonValue;
   /** `null` is an accepted value (anyOf [X, null] or type [X, 'null']). */
   nullable: boolean;
+  /** Set by the service, not by the user (`readOnly`): shown, never edited. */
+  readOnly?: boolean;
+}
+
+/**
+ * An object whose shape depends on one key's value (a source's or
+ * controller's `config` by its `kind`): the schema's `allOf` of
+ * `if {key: const} then {properties}`.
+ */
+export interface Variants {
+  key: string;
+  /** Value of `key` -> the properties that value adds or replaces. */
+  cases: Record<string, Property[]>;
 }
 
 export interface Property {
@@ -54,7 +71,7 @@ export type Primitive = 'string' | 'number' | 'integer' | 'boolean';
 
 export type FieldSpec = Common &
   (
-    | { kind: 'object'; properties: Property[] }
+    | { kind: 'object'; properties: Property[]; variants?: Variants }
     /** An object keyed by free names (zones.<slug>), every value of one shape. */
     | { kind: 'record'; value: FieldSpec; keyPattern?: string }
     /** An array of objects: one nested fieldset per entry. */
@@ -64,7 +81,7 @@ export type FieldSpec = Common &
     | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }
     | { kind: 'number' | 'integer'; min?: number; max?: number; exclusiveMin?: number; exclusiveMax?: number }
     | { kind: 'boolean' }
-    | { kind: 'enum'; options: (string | number | boolean)[] }
+    | { kind: 'enum'; options: (string | number | boolean)[]; labels?: Record<string, string> }
     /**
      * Anything the generator cannot render: a JSON textarea, so nothing is
      * lost. `any`: the schema accepts anything (an empty schema, e.g. a
@@ -101,6 +118,10 @@ export function describeSchema(node: JsonSchema | boolean | undefined): FieldSpe
   if (node.title) common.title = node.title;
   if (node.description) common.description = node.description;
   if (node.default !== undefined && isJson(node.default)) common.default = node.default;
+  if (node.readOnly) common.readOnly = true;
+
+  const labelled = labelledOptions(node.oneOf ?? node.anyOf);
+  if (labelled) return { ...common, kind: 'enum', ...labelled };
 
   const union = node.anyOf ?? node.oneOf;
   if (union) {
@@ -152,7 +173,9 @@ export function describeSchema(node: JsonSchema | boolean | undefined): FieldSpe
     case 'number':
     case 'integer': {
       const spec: FieldSpec = { ...common, kind: types[0] };
-      if (node.minimum !== undefined) spec.min = node.minimum;
+      // zod writes the safe-integer bounds for a bare int(): those are no range to show.
+      if (node.minimum !== undefined && Math.abs(node.minimum) < Number.MAX_SAFE_INTEGER)
+        spec.min = node.minimum;
       if (node.maximum !== undefined && Math.abs(node.maximum) < Number.MAX_SAFE_INTEGER)
         spec.max = node.maximum;
       if (node.exclusiveMinimum !== undefined) spec.exclusiveMin = node.exclusiveMinimum;
@@ -170,6 +193,58 @@ export function describeSchema(node: JsonSchema | boolean | undefined): FieldSpe
   }
 }
 
+/** `oneOf: [{const, title}, ...]` (labelled choices), possibly with a null option; null when it is not that. */
+function labelledOptions(
+  union: JsonSchema[] | undefined,
+): { options: (string | number | boolean)[]; labels: Record<string, string> } | null {
+  if (!union) return null;
+  const choices = union.filter((option) => !isNullSchema(option));
+  if (choices.length === 0 || !choices.every((c) => ['string', 'number', 'boolean'].includes(typeof c.const)))
+    return null;
+  const labels: Record<string, string> = {};
+  for (const choice of choices) if (choice.title) labels[String(choice.const)] = choice.title;
+  return { options: choices.map((c) => c.const as string | number | boolean), labels };
+}
+
+/** `allOf: [{if: {properties: {kind: {const}}}, then: {properties}}]` -> the variants of the object, by kind. */
+function describeVariants(node: JsonSchema): Variants | undefined {
+  const cases: Record<string, Property[]> = {};
+  let key: string | null = null;
+  for (const part of node.allOf ?? []) {
+    const condition = Object.entries(part.if?.properties ?? {});
+    const [name, test] = condition[0] ?? [];
+    if (condition.length !== 1 || !name || !test || !['string', 'number'].includes(typeof test.const))
+      continue;
+    if (key !== null && key !== name) continue;
+    key = name;
+    const required = new Set(part.then?.required ?? []);
+    cases[String(test.const)] = Object.entries(part.then?.properties ?? {}).map(([property, schema]) => ({
+      key: property,
+      spec: describeSchema(schema),
+      required: required.has(property),
+    }));
+  }
+  return key === null ? undefined : { key, cases };
+}
+
+/** The object's properties for its current value: a variant's replace the base ones with the same key. */
+export function propertiesFor(spec: FieldSpec, value: JsonValue | undefined): Property[] {
+  if (spec.kind !== 'object') return [];
+  const variants = spec.variants;
+  const chosen = variants && isObject(value) ? variants.cases[String(value[variants.key])] : undefined;
+  if (!chosen) return spec.properties;
+  const replaced = new Map(chosen.map((p) => [p.key, p]));
+  // A variant's field keeps what the base said of it (required, its default: `config` defaults to {}).
+  const base = spec.properties.map((p) => {
+    const variant = replaced.get(p.key);
+    if (!variant) return p;
+    const merged = { ...variant.spec, default: variant.spec.default ?? p.spec.default } as FieldSpec;
+    return { key: p.key, spec: merged, required: p.required || variant.required };
+  });
+  const added = chosen.filter((p) => !spec.properties.some((b) => b.key === p.key));
+  return [...base, ...added];
+}
+
 function describeObject(node: JsonSchema, common: Common): FieldSpec {
   const properties = node.properties ?? {};
   const keys = Object.keys(properties);
@@ -184,6 +259,7 @@ function describeObject(node: JsonSchema, common: Common): FieldSpec {
   }
   if (keys.length === 0) return { ...common, kind: 'json' };
   const required = new Set(node.required ?? []);
+  const variants = describeVariants(node);
   return {
     ...common,
     kind: 'object',
@@ -192,6 +268,7 @@ function describeObject(node: JsonSchema, common: Common): FieldSpec {
       spec: describeSchema(properties[key]),
       required: required.has(key),
     })),
+    ...(variants ? { variants } : {}),
   };
 }
 
@@ -290,6 +367,14 @@ export function initialValue(spec: FieldSpec): JsonValue {
         else if (child.kind === 'array' || child.kind === 'list') value[property.key] = [];
         else if (child.kind === 'enum' && child.options[0] !== undefined)
           value[property.key] = child.options[0];
+      }
+      // A new entry of a kind starts with that kind's own settings.
+      const variants = spec.variants;
+      const chosen = variants ? variants.cases[String(value[variants.key])] : undefined;
+      for (const property of chosen ?? []) {
+        const start = initialValue(property.spec);
+        // An open block (JSON) keeps the base schema's start (`config: {}`) rather than null.
+        if (start !== null || !(property.key in value)) value[property.key] = start;
       }
       return value;
     }
@@ -470,6 +555,9 @@ const WORDS: Record<string, string> = {
   ttl: 'TTL',
   udp: 'UDP',
   http: 'HTTP',
+  mp: 'MP',
+  esp: 'ESP',
+  ip: 'IP',
 };
 
 /** Unit suffixes of key names (`max_wind_mph`) shown as a unit in brackets. */
@@ -518,10 +606,15 @@ export function singular(label: string): string {
   return label;
 }
 
-/** An enum option as shown: `st_augustine` -> "St augustine", `mp_rotator` -> "Mp rotator". */
-export function optionLabel(option: string | number | boolean): string {
-  const text = String(option).replace(/_/g, ' ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/**
+ * An enum option as shown: the schema's title for it ("St. Augustinegrass"),
+ * else its words, with the usual abbreviations (`mp_rotator` -> "MP rotator").
+ */
+export function optionLabel(option: string | number | boolean, labels?: Record<string, string>): string {
+  const titled = labels?.[String(option)];
+  if (titled) return titled;
+  if (typeof option !== 'string') return String(option);
+  return humanise(option);
 }
 
 /** A schema description as a help sentence: capitalised, ending with a full stop; "null" reads "empty". */
@@ -653,7 +746,7 @@ export function renderedPaths(spec: FieldSpec, doc: JsonValue | undefined, path:
     switch (node.kind) {
       case 'object':
         if (at.length > 0 && (shown === undefined || shown === null)) return;
-        for (const property of node.properties)
+        for (const property of propertiesFor(node, shown))
           walk(property.spec, isObject(shown) ? shown[property.key] : undefined, [...at, property.key]);
         return;
       case 'record':

@@ -13,6 +13,7 @@ import {
   REDACTED,
   removeAt,
   optionLabel,
+  propertiesFor,
   sentence,
   setAt,
   singular,
@@ -20,6 +21,7 @@ import {
   type JsonValue,
   type Path,
   type PlacedEntry,
+  type Property,
 } from './schema-form-model';
 import './schema-form.css';
 
@@ -91,8 +93,9 @@ export function SchemaForm(props: SchemaFormProps) {
       </FormContext.Provider>
     );
   }
-  const leaves = spec.properties.filter((p) => !isGroup(p.spec));
-  const groups = spec.properties.filter((p) => isGroup(p.spec));
+  const editable = spec.properties.filter((p) => !p.spec.readOnly);
+  const leaves = editable.filter((p) => !isGroup(p.spec));
+  const groups = editable.filter((p) => isGroup(p.spec));
   return (
     <FormContext.Provider value={state}>
       <div class="sf-root">
@@ -127,9 +130,48 @@ export function SchemaForm(props: SchemaFormProps) {
         {groups.map((p) => (
           <FieldNode key={p.key} spec={p.spec} path={[p.key]} required={p.required} top />
         ))}
+        <ReadOnlyFacts properties={spec.properties} path={[]} value={value} />
       </div>
     </FormContext.Provider>
   );
+}
+
+/** Values the service sets (`readOnly`, e.g. `schema_version`): stated after the form, never edited. */
+function ReadOnlyFacts({
+  properties,
+  path,
+  value,
+}: {
+  properties: Property[];
+  path: Path;
+  value: JsonValue;
+}) {
+  const facts = properties.filter((p) => p.spec.readOnly && getAt(value, [...path, p.key]) !== undefined);
+  if (facts.length === 0) return null;
+  return (
+    <dl class="sf-readonly">
+      {facts.map((p) => (
+        <div key={p.key}>
+          <dt>{fieldLabel(p.key, p.spec)}</dt>
+          <dd>
+            {String(getAt(value, [...path, p.key]))}
+            {p.spec.description && <span class="muted"> · {sentence(p.spec.description)}</span>}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The fields of an object for its current value (a kind's own settings when it
+ * has variants), read-only ones left out; `kind` first so its settings follow it.
+ */
+function editableProperties(spec: FieldSpec, value: JsonValue | undefined): Property[] {
+  const properties = propertiesFor(spec, value).filter((p) => !p.spec.readOnly);
+  const key = spec.kind === 'object' ? spec.variants?.key : undefined;
+  if (!key) return properties;
+  return [...properties.filter((p) => p.key === key), ...properties.filter((p) => p.key !== key)];
 }
 
 function isGroup(spec: FieldSpec): boolean {
@@ -164,6 +206,8 @@ interface NodeProps {
   label?: string;
   /** A top-level section: a card with a heading instead of a fieldset. */
   top?: boolean;
+  /** Called with the new value after this field changed it (a kind choosing its settings). */
+  after?: (value: JsonValue | undefined) => void;
 }
 
 function FieldNode(props: NodeProps) {
@@ -199,6 +243,17 @@ function Messages({ field, id }: { field: string; id?: string }) {
 
 function hasError(form: FormState, key: string): boolean {
   return Boolean(form.clientErrors[key]) || (form.entries.get(key) ?? []).some((e) => e.severity === 'error');
+}
+
+/** A new kind starts from its own settings' defaults: the old kind's settings mean nothing to it. */
+function kindSwitch(form: FormState, spec: FieldSpec, path: Path, key: string) {
+  if (spec.kind !== 'object' || spec.variants?.key !== key) return undefined;
+  const cases = spec.variants.cases;
+  return (value: JsonValue | undefined) => {
+    for (const property of cases[String(value)] ?? []) {
+      form.update([...path, property.key], initialValue(property.spec));
+    }
+  };
 }
 
 /** A fieldset (or a top-level card) with its heading, actions and messages. */
@@ -273,14 +328,21 @@ function ObjectNode({ spec, path, required, label, top }: NodeProps) {
       </Group>
     );
   }
-  const leaves = spec.properties.filter((p) => !isGroup(p.spec));
-  const groups = spec.properties.filter((p) => isGroup(p.spec));
+  const properties = editableProperties(spec, shown);
+  const leaves = properties.filter((p) => !isGroup(p.spec));
+  const groups = properties.filter((p) => isGroup(p.spec));
   return (
     <Group path={path} label={name} top={top} help={spec.description ?? null} actions={actions}>
       {leaves.length > 0 && (
         <div class="sf-grid">
           {leaves.map((p) => (
-            <FieldNode key={p.key} spec={p.spec} path={[...path, p.key]} required={p.required} />
+            <FieldNode
+              key={p.key}
+              spec={p.spec}
+              path={[...path, p.key]}
+              required={p.required}
+              after={kindSwitch(form, spec, path, p.key)}
+            />
           ))}
         </div>
       )}
@@ -406,14 +468,22 @@ function EntryGroup(props: { spec: FieldSpec; path: Path; label: string; actions
 
 function ObjectEntry(props: { spec: FieldSpec; path: Path; label: string; actions: ComponentChildren }) {
   const { spec, path, label, actions } = props;
+  const form = useForm();
   if (spec.kind !== 'object') return null;
-  const leaves = spec.properties.filter((p) => !isGroup(p.spec));
-  const groups = spec.properties.filter((p) => isGroup(p.spec));
+  const properties = editableProperties(spec, getAt(form.root, path));
+  const leaves = properties.filter((p) => !isGroup(p.spec));
+  const groups = properties.filter((p) => isGroup(p.spec));
   return (
     <Group path={path} label={label} actions={actions}>
       <div class="sf-grid">
         {leaves.map((p) => (
-          <FieldNode key={p.key} spec={p.spec} path={[...path, p.key]} required={p.required} />
+          <FieldNode
+            key={p.key}
+            spec={p.spec}
+            path={[...path, p.key]}
+            required={p.required}
+            after={kindSwitch(form, spec, path, p.key)}
+          />
         ))}
       </div>
       {groups.map((p) => (
@@ -465,12 +535,18 @@ function ArrayNode({ spec, path, label, top }: NodeProps) {
   );
 }
 
+function isEmptyObject(value: JsonValue | undefined): boolean {
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
+  );
+}
+
 function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** One input (text, number, checkbox, select, list or JSON textarea) with label, help and messages. */
-function LeafField({ spec, path, required, label }: NodeProps) {
+function LeafField({ spec, path, required, label, after }: NodeProps) {
   const form = useForm();
   const value = getAt(form.root, path);
   const shown = value ?? spec.default;
@@ -478,6 +554,7 @@ function LeafField({ spec, path, required, label }: NodeProps) {
   const id = fieldId(path, form.idPrefix);
   const name = labelFor(path, spec, label);
   const [text, setText] = useState(() => formatInput(spec, shown));
+  const [rawJson, setRawJson] = useState(false);
   // The value this field last emitted, and the value prop of the last render.
   const emitted = useRef<JsonValue | undefined>(value);
   const seen = useRef<JsonValue | undefined>(value);
@@ -509,6 +586,7 @@ function LeafField({ spec, path, required, label }: NodeProps) {
     form.reportClientError(key, null);
     emitted.current = parsed.value;
     form.update(path, parsed.value);
+    after?.(parsed.value);
   };
 
   const secret = isSecretKey(keyOf(path)) && spec.kind === 'string';
@@ -538,6 +616,20 @@ function LeafField({ spec, path, required, label }: NodeProps) {
   const wide = spec.kind === 'json';
   // A key the schema accepts but describes not at all (deprecated) is shown only when the document has it.
   if (spec.kind === 'json' && spec.any && value === undefined) return null;
+  // An open block that is empty (a kind with no settings of its own): say so instead of showing `{}`.
+  if (spec.kind === 'json' && !rawJson && isEmptyObject(shown)) {
+    return (
+      <div class="field sf-wide">
+        <span class="sf-label">{name}</span>
+        <p class="muted sf-none">
+          None needed.{' '}
+          <button type="button" class="settings-linkish" onClick={() => setRawJson(true)}>
+            Edit as JSON
+          </button>
+        </p>
+      </div>
+    );
+  }
 
   let control;
   switch (spec.kind) {
@@ -577,7 +669,7 @@ function LeafField({ spec, path, required, label }: NodeProps) {
           {!known && current !== '' && <option value={current}>{current} (not an option)</option>}
           {spec.options.map((option) => (
             <option key={String(option)} value={JSON.stringify(option)}>
-              {optionLabel(option)}
+              {optionLabel(option, spec.labels)}
             </option>
           ))}
         </select>

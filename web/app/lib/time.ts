@@ -1,4 +1,6 @@
-/** Times as the user reads them: local clock times, relative ages and durations. */
+import { differsFromBrowser } from './zone-clock';
+
+/** Times as the user reads them: the yard's clock times, relative ages and durations. */
 
 export function formatAge(epochSeconds: number | null | undefined, nowMs = Date.now()): string {
   if (epochSeconds === null || epochSeconds === undefined) return 'unknown age';
@@ -9,6 +11,10 @@ export function formatAge(epochSeconds: number | null | undefined, nowMs = Date.
   return `${Math.round(seconds / 86_400)} d ago`;
 }
 
+/**
+ * A moment in the yard's zone (lib/yard-time.ts); when that zone is not the
+ * browser's, the zone's short name follows ("Wed, Nov 26, 06:00 AM EST").
+ */
 export function formatDateTime(epochSeconds: number | null | undefined, timeZone?: string): string {
   if (epochSeconds === null || epochSeconds === undefined) return '—';
   return new Date(epochSeconds * 1000).toLocaleString(undefined, {
@@ -18,6 +24,18 @@ export function formatDateTime(epochSeconds: number | null | undefined, timeZone
     hour: '2-digit',
     minute: '2-digit',
     timeZone,
+    ...(differsFromBrowser(timeZone) ? { timeZoneName: 'short' } : {}),
+  });
+}
+
+/** A clock time in the yard's zone ("06:40 AM", plus the zone's name when it is not the browser's). */
+export function formatTime(epochSeconds: number | null | undefined, timeZone?: string): string {
+  if (epochSeconds === null || epochSeconds === undefined) return '—';
+  return new Date(epochSeconds * 1000).toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone,
+    ...(differsFromBrowser(timeZone) ? { timeZoneName: 'short' } : {}),
   });
 }
 

@@ -3,14 +3,30 @@ import type { ChartAxis, ChartSeries } from '../components/chart';
 import { ErrorNotice } from '../components/error-notice';
 import { Link } from '../components/link';
 import { useLiveSnapshot } from '../lib/stream';
-import { formatAge, formatDateTime, formatDuration } from '../lib/time';
-import { displayValue, formatQuantity, unitLabel, useUnits } from '../lib/units';
+import { YardTimeNote } from '../components/yard-time-note';
+import { formatAge, formatDateTime, formatDuration, formatTime } from '../lib/time';
+import {
+  displayValue,
+  formatQuantity,
+  localizeUnits,
+  unitLabel,
+  useUnits,
+  type UnitSystem,
+} from '../lib/units';
+import { useYardZone } from '../lib/yard-time';
 import { useApi } from '../lib/use-api';
 import { buildHourly, rainSummary, tempSummary } from './dashboard/forecast-series';
 import { LazyChart } from './dashboard/lazy-chart';
 import { LiveIndicator, useNow } from './dashboard/live';
 import { Shown } from './dashboard/shown';
-import { nextRun, sevenDays, todayVerdict, type DaySummary } from './dashboard/verdict';
+import {
+  nextRun,
+  sevenDays,
+  todayVerdict,
+  zoneStandings,
+  type DaySummary,
+  type ZoneStandings,
+} from './dashboard/verdict';
 import { buildTiles, tileProvenance, type Tile } from './dashboard/weather-tiles';
 import type { ForecastSnapshot, WeatherHistory, WeatherSnapshot } from './dashboard/weather-types';
 import type { IrrigationSnapshot } from './zones/irrigation-types';
@@ -45,9 +61,50 @@ function SetupNotice() {
   );
 }
 
+/** Where each zone stands today: watering, due but held (and why), unknown (and what to do), not due. */
+function ZoneStandingsList({ standings }: { standings: ZoneStandings }) {
+  const groups: { key: keyof ZoneStandings; title: string; note?: string }[] = [
+    { key: 'watering', title: 'Watering today' },
+    { key: 'held', title: 'Due, but held today' },
+    {
+      key: 'unknown',
+      title: 'Soil water unknown',
+      note: 'Raincheck does not water on a guess. Open a zone to declare its soil state (for example “watered to full yesterday”), and it can plan from there.',
+    },
+    { key: 'notDue', title: 'Not due' },
+  ];
+  const shown = groups.filter((g) => standings[g.key].length > 0);
+  if (shown.length === 0) return null;
+  return (
+    <div class="standings" data-testid="zone-standings">
+      {shown.map((group) => (
+        <div class={`standing standing-${group.key}`} key={group.key} data-standing={group.key}>
+          <h3>
+            {group.title} <span class="muted">({standings[group.key].length})</span>
+          </h3>
+          {group.note && <p class="muted small">{group.note}</p>}
+          <ul>
+            {standings[group.key].map((zone) => (
+              <li key={zone.slug} data-zone={zone.slug}>
+                <Link to={`zones/${zone.slug}`}>{zone.name}</Link>
+                {group.key === 'watering' && <> {formatDuration(zone.seconds)}</>}
+                {group.key !== 'notDue' && zone.reason && <span class="muted">: {zone.reason}</span>}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now: number }) {
-  const verdict = todayVerdict(snapshot, now);
-  const next = nextRun(snapshot);
+  const units = useUnits();
+  const timeZone = useYardZone(snapshot?.timezone);
+  const view = { timeZone, units };
+  const verdict = todayVerdict(snapshot, now, view);
+  const next = nextRun(snapshot, view);
+  const standings = zoneStandings(snapshot, view);
   const explanation = useApi<Explanation>(snapshot ? 'irrigation/explanation' : null);
   // The explanation follows the verdict: fetch it again when the verdict changes.
   const verdictKey = `${snapshot?.decision_trace?.verdict ?? ''}:${snapshot?.decision_trace?.reason_code ?? ''}`;
@@ -72,11 +129,14 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
           ))}
         </ul>
       )}
+      <ZoneStandingsList standings={standings} />
       <div class="next-run" data-testid="next-run">
         {next.planned && next.epoch !== null ? (
           <>
             <span class="next-label">Next run</span>{' '}
-            <time dateTime={new Date(next.epoch * 1000).toISOString()}>{formatDateTime(next.epoch)}</time>
+            <time dateTime={new Date(next.epoch * 1000).toISOString()}>
+              {formatDateTime(next.epoch, timeZone)}
+            </time>
             {': '}
             {next.zones.length > 0
               ? next.zones.map((z) => `${z.name} ${formatDuration(z.seconds)}`).join(', ')
@@ -90,12 +150,15 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
         )}
       </div>
       {window && window.start > 0 && window.finish > window.start && (
-        <p class="muted small">
-          Today’s run window: {formatDateTime(window.start)} –{' '}
-          {new Date(window.finish * 1000).toLocaleTimeString(undefined, {
-            hour: '2-digit',
-            minute: '2-digit',
-          })}
+        <p class="muted small" data-testid="run-window">
+          Today’s run window:{' '}
+          <time dateTime={new Date(window.start * 1000).toISOString()}>
+            {formatDateTime(window.start, timeZone)}
+          </time>{' '}
+          –{' '}
+          <time dateTime={new Date(window.finish * 1000).toISOString()}>
+            {formatTime(window.finish, timeZone)}
+          </time>
           {window.finish < now / 1000 ? ' (passed)' : ''}
         </p>
       )}
@@ -108,7 +171,20 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
           {(snapshot.restart_reasons ?? []).join('; ') || 'a controller changed while a valve was open'}
         </p>
       )}
-      {explanation.data && <ExplanationBlock explanation={explanation.data} />}
+      {snapshot &&
+        (explanation.data ? (
+          <ExplanationBlock explanation={explanation.data} units={units} />
+        ) : (
+          // Reserved (closed) until the explanation arrives, so nothing below moves.
+          <div class="explanation" data-testid="explanation">
+            <details>
+              <summary>How Raincheck decided</summary>
+              <p class="muted small">
+                {explanation.error ? 'The explanation could not be loaded.' : 'Loading…'}
+              </p>
+            </details>
+          </div>
+        ))}
     </section>
   );
 }
@@ -122,13 +198,13 @@ interface Explanation {
   model: string | null;
 }
 
-function ExplanationBlock({ explanation }: { explanation: Explanation }) {
+function ExplanationBlock({ explanation, units }: { explanation: Explanation; units: UnitSystem }) {
   const phrased = explanation.source === 'llm';
   return (
     <div class="explanation" data-testid="explanation" data-source={explanation.source}>
       {phrased && (
         <>
-          <p class="explanation-text">{explanation.text}</p>
+          <p class="explanation-text">{localizeUnits(explanation.text, units)}</p>
           <p class="muted small">
             Phrased by your {explanation.provider ?? 'local'} model
             {explanation.model ? ` (${explanation.model})` : ''} from the engine’s account below; it decides
@@ -138,7 +214,7 @@ function ExplanationBlock({ explanation }: { explanation: Explanation }) {
       )}
       <details>
         <summary>How Raincheck decided</summary>
-        <pre>{explanation.engine_text}</pre>
+        <pre>{localizeUnits(explanation.engine_text, units)}</pre>
       </details>
     </div>
   );
@@ -310,11 +386,13 @@ function ForecastCharts({
   history,
   now,
   fmt,
+  timeZone,
 }: {
   forecast: ForecastSnapshot | null;
   history: WeatherHistory | null;
   now: number;
   fmt: Format;
+  timeZone: string | undefined;
 }) {
   const units = useUnits();
   const hour = Math.floor(now / 3_600_000);
@@ -330,6 +408,7 @@ function ForecastCharts({
         weekday: 'short',
         hour: '2-digit',
         minute: '2-digit',
+        timeZone,
       });
     const rainSeries: ChartSeries[] = [
       {
@@ -399,7 +478,7 @@ function ForecastCharts({
       tempText: tempSummary(h, fmt),
     };
     // fmt follows units; keying on the hour keeps the chart from rebuilding on every tick.
-  }, [history, forecast, hour, units]);
+  }, [history, forecast, hour, units, timeZone]);
   const nowEpoch = Math.floor(now / 600_000) * 600;
   return (
     <div class="forecast-charts">
@@ -412,6 +491,7 @@ function ForecastCharts({
           series={charts.rainSeries}
           axes={charts.rainAxes}
           now={nowEpoch}
+          timeZone={timeZone}
           showSummary
           height={220}
         />
@@ -425,6 +505,7 @@ function ForecastCharts({
           series={charts.tempSeries}
           axes={charts.tempAxes}
           now={nowEpoch}
+          timeZone={timeZone}
           showSummary
           height={200}
         />
@@ -439,6 +520,8 @@ export default function DashboardPage() {
   const forecast = useLiveSnapshot<ForecastSnapshot>('forecast');
   // Observed weather history is mounted only with a database: a failure just leaves the observed series out.
   const history = useApi<WeatherHistory>('weather/history?hours=24');
+  // Its reloads (every 10 minutes) keep what it showed: only the first answer is waited for.
+  const historyAnswered = useRef(false);
   const units = useUnits();
   const now = useNow(10_000);
   const fmt: Format = (q, v) => formatQuantity(q, v, units);
@@ -449,7 +532,26 @@ export default function DashboardPage() {
   }, [history.reload]);
 
   const live = weather.live && irrigation.live;
-  const days = sevenDays(irrigation.data, forecast.data);
+  const timeZone = useYardZone(irrigation.data?.timezone ?? forecast.data?.timezone);
+  const days = sevenDays(irrigation.data, forecast.data, 7, { timeZone, units });
+
+  // The page appears whole once its data has answered (or failed): sections that filled in one
+  // by one pushed each other down the page (layout shift); the skeleton below holds nothing to move.
+  const settled = (feed: { data: unknown; error: unknown }) => feed.data !== null || feed.error !== null;
+  if (!history.loading) historyAnswered.current = true;
+  const ready = settled(irrigation) && settled(weather) && settled(forecast) && historyAnswered.current;
+  if (!ready)
+    return (
+      <div class="dashboard">
+        <div class="spread page-head">
+          <h1>Dashboard</h1>
+          <LiveIndicator live={live} />
+        </div>
+        <p class="loading dashboard-loading" aria-busy="true">
+          Loading the dashboard…
+        </p>
+      </div>
+    );
 
   return (
     <div class="dashboard">
@@ -457,6 +559,7 @@ export default function DashboardPage() {
         <h1>Dashboard</h1>
         <LiveIndicator live={live} />
       </div>
+      <YardTimeNote zone={timeZone} />
       <SetupNotice />
       {/* Before setup the plan does not exist yet (409 config_absent): the setup notice says so. */}
       {irrigation.error && irrigation.error.code !== 'config_absent' && (
@@ -510,7 +613,13 @@ export default function DashboardPage() {
             Observed history is not available (no history database): only the forecast is shown.
           </p>
         )}
-        <ForecastCharts forecast={forecast.data} history={history.data} now={now} fmt={fmt} />
+        <ForecastCharts
+          forecast={forecast.data}
+          history={history.data}
+          now={now}
+          fmt={fmt}
+          timeZone={timeZone}
+        />
       </section>
     </div>
   );

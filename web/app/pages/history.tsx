@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import { ErrorNotice } from '../components/error-notice';
+import { YardTimeNote } from '../components/yard-time-note';
 import { apiUrl, type ApiFailure } from '../lib/api';
 import { formatDateTime, formatDuration } from '../lib/time';
-import { formatQuantity, useUnits, type UnitSystem } from '../lib/units';
+import { formatQuantity, localizeUnits, useUnits, type UnitSystem } from '../lib/units';
 import { useApi } from '../lib/use-api';
+import { useYardZone } from '../lib/yard-time';
 import {
   accuracyDays,
   accuracySentence,
@@ -16,6 +18,7 @@ import {
   outcomeLabel,
   outcomeTone,
   percent,
+  reasonLabel,
   sortChanges,
   sourceLabel,
   statusOptions,
@@ -58,7 +61,7 @@ export default function HistoryPage() {
   const changes = useApi<DecisionsBody>(show === 'runs' ? null : `irrigation/decisions?days=${days}`);
   const accuracy = useApi<AccuracyReport>(`irrigation/accuracy?days=${accuracyDays(days)}`);
 
-  const timezone = config.data?.deployment?.timezone ?? accuracy.data?.timezone ?? undefined;
+  const timezone = useYardZone(config.data?.deployment?.timezone ?? accuracy.data?.timezone);
   const configured = Object.entries(config.data?.zones ?? {}).map(([slug, z]) => ({
     slug,
     name: z.display_name || slug,
@@ -84,6 +87,7 @@ export default function HistoryPage() {
           {loading ? 'Loading…' : 'Refresh'}
         </button>
       </div>
+      <YardTimeNote zone={timezone} />
 
       <form class="card history-filters" onSubmit={(e) => e.preventDefault()} aria-label="History filters">
         <div class="history-filter-grid">
@@ -366,6 +370,7 @@ function DecisionsTable(props: {
   timezone: string | undefined;
 }) {
   const { days, timezone } = props;
+  const units = useUnits();
   const [limit, more] = useLimit();
   return (
     <section class="card history-block" aria-labelledby="history-decisions-title">
@@ -417,7 +422,7 @@ function DecisionsTable(props: {
                           {z.water_need ? ` · need ${z.water_need}` : ''}
                         </span>
                         <div>
-                          {z.reason || words(z.reason_code)}{' '}
+                          {z.reason ? localizeUnits(z.reason, units) : reasonLabel(z.reason_code)}{' '}
                           <code class="muted history-code">{z.reason_code}</code>
                         </div>
                       </li>
@@ -441,12 +446,16 @@ function ChangesTable({
   changes: VerdictChange[] | null;
   timezone: string | undefined;
 }) {
+  const units = useUnits();
   const [limit, more] = useLimit();
   if (changes === null) return null;
   return (
     <section class="card history-block" aria-labelledby="history-changes-title">
       <h2 id="history-changes-title">Verdict changes</h2>
-      <p class="muted history-lead">Each time the skip check changed its overall verdict (all zones).</p>
+      <p class="muted history-lead">
+        Each time the overall verdict changed (all zones), with what caused it: a control (pause, override), a
+        skip rule, the soil model or missing evidence.
+      </p>
       <div class="table-wrap">
         <table class="history-table">
           <caption class="visually-hidden">Verdict changes</caption>
@@ -485,10 +494,12 @@ function ChangesTable({
                     )}
                     <span class={`badge ${verdictTone(c.verdict)}`}>{words(c.verdict)}</span>
                   </td>
-                  <td data-label="Reason">
-                    {reason ? (
+                  <td data-label="Reason" data-reason={reason.code}>
+                    {reason.code || reason.text ? (
                       <>
-                        {words(reason)} <code class="muted history-code">{reason}</code>
+                        {reason.code && <strong>{reasonLabel(reason.code)}</strong>}
+                        {reason.text && <span class="muted"> {localizeUnits(reason.text, units)}</span>}{' '}
+                        {reason.code && <code class="muted history-code">{reason.code}</code>}
                       </>
                     ) : (
                       <span class="muted">—</span>

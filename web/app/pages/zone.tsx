@@ -4,7 +4,9 @@ import { ErrorNotice } from '../components/error-notice';
 import { Link } from '../components/link';
 import { useLiveSnapshot } from '../lib/stream';
 import { formatDateTime, formatDuration } from '../lib/time';
-import { displayValue, unitLabel, useUnits } from '../lib/units';
+import { YardTimeNote } from '../components/yard-time-note';
+import { displayValue, localizeUnits, unitLabel, useUnits } from '../lib/units';
+import { useYardZone } from '../lib/yard-time';
 import { useApi } from '../lib/use-api';
 import { LiveIndicator, useNow } from './dashboard/live';
 import { Shown } from './dashboard/shown';
@@ -183,7 +185,18 @@ function LastDays({
   );
 }
 
-function RunRecords({ runs, fmt, now }: { runs: RunRecord[]; fmt: Format; now: number }) {
+function RunRecords({
+  runs,
+  fmt,
+  now,
+  timeZone,
+}: {
+  runs: RunRecord[];
+  fmt: Format;
+  now: number;
+  timeZone: string | undefined;
+}) {
+  const units = useUnits();
   const sorted = [...runs].sort((a, b) => b.start_epoch - a.start_epoch);
   return (
     <section aria-labelledby="runs-title" class="card">
@@ -209,7 +222,7 @@ function RunRecords({ runs, fmt, now }: { runs: RunRecord[]; fmt: Format; now: n
                 <tr key={`${run.session_id ?? ''}-${run.start_epoch}-${run.source ?? ''}-${i}`}>
                   <td>
                     <time dateTime={new Date(run.start_epoch * 1000).toISOString()}>
-                      {formatDateTime(run.start_epoch)}
+                      {formatDateTime(run.start_epoch, timeZone)}
                     </time>
                   </td>
                   <td>
@@ -234,7 +247,7 @@ function RunRecords({ runs, fmt, now }: { runs: RunRecord[]; fmt: Format; now: n
                   <td>
                     <Shown text={applied} />
                   </td>
-                  <td>{run.note ?? run.skip_reason ?? ''}</td>
+                  <td>{localizeUnits(run.note ?? run.skip_reason ?? '', units)}</td>
                 </tr>
               );
             })}
@@ -284,6 +297,8 @@ export default function ZonePage({ slug }: { slug: string }) {
   const now = useNow();
   const snapshot = irrigation.data;
   const zone = snapshot?.zones.find((z) => z.slug === slug) ?? null;
+  const units = useUnits();
+  const timeZone = useYardZone(snapshot?.timezone);
 
   if (irrigation.error && !snapshot)
     return <ErrorNotice error={irrigation.error} title="The zone could not be loaded" />;
@@ -316,6 +331,7 @@ export default function ZonePage({ slug }: { slug: string }) {
         <h1>{zone.name}</h1>
         <LiveIndicator live={irrigation.live} />
       </div>
+      <YardTimeNote zone={timeZone} />
       <section aria-label="Now" class="card zone-now" data-zone={zone.slug}>
         <div class="zone-now-grid">
           <div class="zone-now-main">
@@ -326,12 +342,12 @@ export default function ZonePage({ slug }: { slug: string }) {
             <BucketGauge zone={zone} />
             <dl class="facts">
               <div>
-                <dt>Planned today</dt>
+                <dt>Planned</dt>
                 <dd>{plannedText(zone.planned_run_seconds)}</dd>
               </div>
               <div>
                 <dt>Last run</dt>
-                <dd>{lastRunText(zone.last_run_epoch, now)}</dd>
+                <dd>{lastRunText(zone.last_run_epoch, now, timeZone)}</dd>
               </div>
               <div>
                 <dt>Controller</dt>
@@ -340,7 +356,7 @@ export default function ZonePage({ slug }: { slug: string }) {
                 </dd>
               </div>
             </dl>
-            {reason && <p class="zone-reason muted">{reason}</p>}
+            {reason && <p class="zone-reason muted">{localizeUnits(reason, units)}</p>}
           </div>
           {photo && (
             <div class="zone-now-photo">
@@ -365,7 +381,7 @@ export default function ZonePage({ slug }: { slug: string }) {
       )}
       <LastDays zone={zone} snapshot={snapshot} history={history.data} fmt={fmt} />
       {history.data ? (
-        <RunRecords runs={runs} fmt={fmt} now={now} />
+        <RunRecords runs={runs} fmt={fmt} now={now} timeZone={timeZone} />
       ) : (
         !history.loading && (
           <section aria-labelledby="runs-title" class="card">

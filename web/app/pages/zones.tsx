@@ -1,6 +1,9 @@
 import { ErrorNotice } from '../components/error-notice';
 import { Link } from '../components/link';
+import { YardTimeNote } from '../components/yard-time-note';
 import { useLiveSnapshot } from '../lib/stream';
+import { localizeUnits, useUnits } from '../lib/units';
+import { useYardZone } from '../lib/yard-time';
 import { useApi } from '../lib/use-api';
 import { LiveIndicator, useNow } from './dashboard/live';
 import type { IrrigationSnapshot, Zone, ZoneConfigs } from './zones/irrigation-types';
@@ -24,6 +27,8 @@ function ZoneCard({
   onChanged: () => void;
   onPhotoSaved: () => void;
 }) {
+  const units = useUnits();
+  const timeZone = useYardZone(snapshot.timezone);
   const reason = zoneReason(snapshot, zone.slug);
   return (
     <article class="card zone-card" aria-label={zone.name} data-zone={zone.slug}>
@@ -39,15 +44,15 @@ function ZoneCard({
       <BucketGauge zone={zone} />
       <dl class="facts">
         <div>
-          <dt>Planned today</dt>
+          <dt>Planned</dt>
           <dd>{plannedText(zone.planned_run_seconds)}</dd>
         </div>
         <div>
           <dt>Last run</dt>
-          <dd>{lastRunText(zone.last_run_epoch, now)}</dd>
+          <dd>{lastRunText(zone.last_run_epoch, now, timeZone)}</dd>
         </div>
       </dl>
-      {reason && <p class="zone-reason muted">{reason}</p>}
+      {reason && <p class="zone-reason muted">{localizeUnits(reason, units)}</p>}
       <ZoneControls
         zone={zone}
         override={overrideOf(snapshot, zone.slug)}
@@ -63,6 +68,7 @@ export default function ZonesPage() {
   const config = useApi<ZoneConfigs>('config');
   const now = useNow();
   const snapshot = irrigation.data;
+  const yardZone = useYardZone(snapshot?.timezone);
 
   return (
     <section class="zones-page" aria-labelledby="zones-title">
@@ -70,6 +76,7 @@ export default function ZonesPage() {
         <h1 id="zones-title">Zones</h1>
         <LiveIndicator live={irrigation.live} />
       </div>
+      <YardTimeNote zone={yardZone} />
       {irrigation.error?.code === 'config_absent' ? (
         <p class="notice notice-warn">
           Raincheck is not set up yet, so there are no zones. <Link to="setup">Finish setting up</Link>.

@@ -56,12 +56,13 @@ function serviceEntities(view: CatalogView): EntityDescriptor[] {
     },
     {
       key: 'pause_until',
-      platform: 'sensor',
+      // HA's MQTT datetime platform: HA sends `value.isoformat()` (with its offset) on the command
+      // topic; automations may also send epoch seconds, or 0 to clear.
+      platform: 'datetime',
       name: 'Paused until',
       device: service,
       requires: 'always',
-      device_class: 'timestamp',
-      // MQTT discovery has no datetime platform: the command topic takes an ISO time, an epoch, or 0 to clear.
+      icon: 'mdi:pause-circle-outline',
       state: (v) => isoOrNull(v.irrigation?.pause_until_epoch),
       command: (payload) => pauseUntilCommand(payload),
     },
@@ -294,10 +295,14 @@ function onOffCommand(
   return null;
 }
 
+/** A time with its offset (HA's `isoformat()`, or `Z`): a time without one names no single moment. */
+const ZONED_ISO = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
 function pauseUntilCommand(payload: string): Record<string, unknown> | null {
   const text = payload.trim();
   if (/^\d+$/.test(text)) return { kind: 'set_pause_until', epoch: Number(text) };
-  const ms = Date.parse(text);
+  if (!ZONED_ISO.test(text)) return null;
+  const ms = Date.parse(text.replace(' ', 'T'));
   return Number.isFinite(ms) ? { kind: 'set_pause_until', epoch: Math.floor(ms / 1000) } : null;
 }
 

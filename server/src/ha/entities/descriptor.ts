@@ -9,7 +9,11 @@ import type { CurrentWeatherSample } from '../../weather/weather-service';
  * both derived from them, so a topic and its manifest entry cannot disagree.
  */
 
-export type Platform = 'sensor' | 'binary_sensor' | 'switch' | 'select' | 'number' | 'button' | 'valve';
+export type Platform =
+  'sensor' | 'binary_sensor' | 'switch' | 'select' | 'number' | 'button' | 'valve' | 'datetime';
+
+/** Home Assistant's sensor state classes (`measurement_angle`: degrees, for wind direction's statistics). */
+export type StateClass = 'measurement' | 'measurement_angle' | 'total' | 'total_increasing';
 
 /** Which device an entity belongs to: the service itself or one controller. */
 export type DeviceRef = { kind: 'service' } | { kind: 'controller'; id: string; label: string };
@@ -24,7 +28,7 @@ export interface EntityDescriptor {
   requires: string;
   zone?: string;
   device_class?: string;
-  state_class?: 'measurement' | 'total' | 'total_increasing';
+  state_class?: StateClass;
   unit_of_measurement?: string;
   entity_category?: 'config' | 'diagnostic';
   icon?: string;
@@ -39,7 +43,11 @@ export interface EntityDescriptor {
   /** valve and switch payloads (the MQTT defaults are spelled out so the manifest is complete). */
   payload_on?: string;
   payload_off?: string;
-  /** The state to publish now; null = unknown (published as `None`). Absent for buttons. */
+  /**
+   * The state to publish now; null = unknown, published as `None`, the payload
+   * Home Assistant's MQTT sensor, datetime, select and valve read as unknown
+   * (`PAYLOAD_NONE` in homeassistant/components/mqtt/const.py). Absent for buttons.
+   */
   state?: (view: CatalogView) => string | null;
   /** The action body a command payload asks for (POST /irrigation/action shape); null = not understood. */
   command?: (payload: string) => Record<string, unknown> | null;

@@ -20,7 +20,7 @@ const device = z.discriminatedUnion('kind', [
 
 export const manifestEntitySchema = z.object({
   key: z.string().regex(/^[a-z0-9_]+$/),
-  platform: z.enum(['sensor', 'binary_sensor', 'switch', 'select', 'number', 'button', 'valve']),
+  platform: z.enum(['sensor', 'binary_sensor', 'switch', 'select', 'number', 'button', 'valve', 'datetime']),
   name: z.string(),
   device,
   requires: z
@@ -30,7 +30,7 @@ export const manifestEntitySchema = z.object({
     ),
   zone: z.string().optional(),
   device_class: z.string().optional(),
-  state_class: z.enum(['measurement', 'total', 'total_increasing']).optional(),
+  state_class: z.enum(['measurement', 'measurement_angle', 'total', 'total_increasing']).optional(),
   unit_of_measurement: z.string().optional(),
   entity_category: z.enum(['config', 'diagnostic']).optional(),
   icon: z.string().optional(),

@@ -1,4 +1,4 @@
-import type { EntityDescriptor } from './descriptor';
+import type { EntityDescriptor, StateClass } from './descriptor';
 
 /**
  * The live weather fields offered as sensors, with Home Assistant's device
@@ -11,7 +11,7 @@ interface WeatherSensor {
   name: string;
   device_class?: string;
   unit?: string;
-  state_class?: 'measurement' | 'total_increasing';
+  state_class?: StateClass;
   precision?: number;
   entity_category?: 'diagnostic';
 }
@@ -53,7 +53,14 @@ export const WEATHER_SENSORS: Record<string, WeatherSensor> = {
     state_class: 'measurement',
     precision: 1,
   },
-  wind_dir_deg: { name: 'Wind direction', unit: '°', precision: 0 },
+  // measurement_angle: HA keeps circular long-term statistics for it (the mean of 350° and 10° is 0°).
+  wind_dir_deg: {
+    name: 'Wind direction',
+    device_class: 'wind_direction',
+    unit: '°',
+    state_class: 'measurement_angle',
+    precision: 0,
+  },
   illuminance_lx: {
     name: 'Illuminance',
     device_class: 'illuminance',

@@ -101,7 +101,7 @@ export function authRoutes(deps: AuthRouteDeps): DomainRoutes {
           reply.header('WWW-Authenticate', 'Bearer realm="raincheck"');
           throw new ApiError(401, 'unauthorized', 'unauthorized');
         }
-        return describe(identity, ctx.proxyUser, ctx.trustedNetwork);
+        return describe(identity, ctx.proxyUser, ctx.trustedNetwork, deps.policy().mode === 'disabled');
       });
 
       scope.get('/auth/tokens', async (request, reply) => {
@@ -201,10 +201,18 @@ function setSessionCookie(
   );
 }
 
+/**
+ * Who the caller is, answering the same question as /auth/status's
+ * `authenticated` (the gate's view: signed in, exempt, or sign-in off): the
+ * strongest reason wins, and with sign-in off an anonymous caller is
+ * `{authenticated: true, via: 'auth_disabled'}` (every endpoint is open to it,
+ * spec 5.1), never a `false` that /auth/status contradicts.
+ */
 function describe(
   identity: Identity | null,
   proxyUser: string | null,
   trustedNetwork: boolean,
+  authDisabled: boolean,
 ): Record<string, unknown> {
   if (identity?.kind === 'session') {
     return {
@@ -217,5 +225,6 @@ function describe(
   if (identity?.kind === 'token') return { authenticated: true, via: 'token', token_name: identity.name };
   if (proxyUser) return { authenticated: true, via: 'proxy', proxy_user: proxyUser };
   if (trustedNetwork) return { authenticated: true, via: 'trusted_network' };
+  if (authDisabled) return { authenticated: true, via: 'auth_disabled' };
   return { authenticated: false, via: null };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { zod } from '../../core/zod-lazy';
 import { ConfigRejected, type ConfigRejectionCode, type SaveResult } from '../../config/config-service';
+import { configFormSchema } from '../../config/form-schema';
 import { configSchema } from '../../config/schema';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
@@ -34,7 +35,7 @@ export function configRoutes(deps: HttpDeps): DomainRoutes {
 
       // Built on first use: most instances never ask, and it is a large object to keep.
       scope.get('/config/schema', async () => {
-        jsonSchema ??= zod().toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
+        jsonSchema ??= configFormSchema(zod(), configSchema);
         return jsonSchema;
       });
 

@@ -7,6 +7,7 @@ import {
 } from '../../forecast/archive-query';
 import { buildForecastWindow } from '../../forecast/window';
 import type { DomainRoutes, HttpDeps } from '../deps';
+import { sendEncoded } from '../encoded-json';
 import { subscribe } from './stream';
 
 /**
@@ -19,7 +20,7 @@ export function forecastRoutes(deps: HttpDeps): DomainRoutes {
   const store = deps.store;
   return {
     shared: (scope) => {
-      scope.get('/forecast/snapshot', async () => forecast.snapshot());
+      scope.get('/forecast/snapshot', (request, reply) => sendEncoded(request, reply, forecast.snapshot()));
       scope.get('/forecast/stream', (request, reply) => subscribe(deps, 'forecast', request, reply));
       scope.get('/forecast/bias', async () => forecast.bias());
       scope.get('/forecast/tracks', async () => forecast.tracksInfo());

@@ -2,6 +2,7 @@ import { lazySchema } from '../../core/zod-lazy';
 import { explainVerdict } from '../../irrigation/engine/explain';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
+import { sendEncoded } from '../encoded-json';
 import { subscribe } from './stream';
 
 /**
@@ -25,7 +26,11 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
     new ApiError(409, 'config_absent', 'no config yet: the engine has nothing to decide');
   return {
     shared: (scope) => {
-      scope.get('/irrigation/snapshot', async () => irrigation.snapshot() ?? Promise.reject(noConfig()));
+      scope.get('/irrigation/snapshot', (request, reply) => {
+        const snapshot = irrigation.snapshot();
+        if (!snapshot) throw noConfig();
+        return sendEncoded(request, reply, snapshot);
+      });
       scope.get('/irrigation/stream', (request, reply) => subscribe(deps, 'irrigation', request, reply));
 
       // Spec 4.4 (shape not shown): {generated_epoch, source: llm|engine, text, engine_text, provider, model, note}.

@@ -29,6 +29,13 @@ import type { ZonePlan } from './water-plan';
  *   planned seconds; null when nothing is planned that day or no window exists.
  * - Water plan day `window_closed` (extra): true on day 0 once today's run window is
  *   over; its zones keep today's decision, and unrun seconds say so in `reason`.
+ * - `zones[].planned_run_seconds` (and `math.cap_binding`): the zone's seconds in the
+ *   next run window still to come: today's while today's window is open, tomorrow's
+ *   once it has closed (the water plan's day 0 keeps the closed window's figure as a
+ *   record, but it will not run), so it matches the next run.
+ * - `forecast.eto_today_mm`: the ET0 the engine used for today (the decision trace's
+ *   `et0_days`, computed by `engine.et0_method` or the provider's own figure), so the
+ *   snapshot carries one number for it; null only when the engine had none.
  * - `expected_rain_mm` of a plan day: forecast rain x probability x 0.7; of a budget
  *   row: the probability-weighted 7-day forward forecast (`rain_7day_weighted_in`) x 0.7.
  * - Overall verdict: `water` (some zone waters today), `paused`, `skip` (the skip
@@ -124,7 +131,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
   const zones: Zone[] = plans.map((p) => {
     const ledger = a.ledgers.get(p.zone.slug);
     const run = input.zoneRunning?.get(p.zone.slug);
-    const t = p.days[0];
+    const upcoming = a.todayWindowClosed ? p.days[1] : p.days[0];
     const range = p.today_range;
     const bucket = range && range.exact !== null ? r2(-range.exact) : null;
     const kc = p.zone.complete
@@ -138,7 +145,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       running_observed_epoch: run?.observed_epoch ?? null,
       ledger_running: ledger?.ledger_running ?? false,
       controller_id: p.zone.controller_id,
-      planned_run_seconds: t?.planned_seconds ?? 0,
+      planned_run_seconds: upcoming?.planned_seconds ?? 0,
       bucket_mm: bucket,
       throughput_mm_hr: p.zone.precip_rate_mm_hr ?? 0,
       last_run_epoch: ledger?.last_run_epoch ?? 0,
@@ -146,7 +153,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       math: {
         bucket_mm: bucket,
         kc,
-        cap_binding: t?.session_capped ?? false,
+        cap_binding: upcoming?.session_capped ?? false,
         depletion_range_mm: range && range.exact === null ? [r2(range.lo), r2(range.hi)] : null,
         taw_mm: p.zone.complete ? r2(p.zone.capacity.taw_mm) : null,
         raw_mm: p.zone.complete ? r2(p.zone.capacity.raw_mm) : null,
@@ -277,7 +284,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     zones,
     water_plan,
     skip_check: skipCheck,
-    forecast: { ...a.slice },
+    forecast: { ...a.slice, eto_today_mm: et0Used(ctx, today) },
     seven_day_verdicts: a.seven.map((v) => ({ ...v })),
     soil_forecasts: plans.map((p) => ({
       zone: p.zone.slug,
@@ -319,7 +326,14 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       })),
     },
     verdict: overall.verdict,
+    verdictReason: { reason_code: overall.reason_code, reason: overall.reason, deciding: overall.deciding },
   };
+}
+
+/** The ET0 the engine used for a day (what the decision trace lists), rounded like the trace. */
+function et0Used(ctx: EngineContext, date: string): number | null {
+  const value = ctx.et0_by_date.get(date)?.et0_mm ?? null;
+  return value === null ? null : r2(value);
 }
 
 function sourceOf(p: ZonePlan): 'gauge' | 'model_archive' | 'none' {

@@ -82,6 +82,10 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     watered_days: [...wateredDays].sort(),
     soil_probe_configured: Object.fromEntries(zones.map((z) => [z.slug, z.soil_probe_configured])),
     soil_probe_holds: {},
+    // A demo replay or a cloud model reports live values that nobody measured: the reasons say so.
+    unmeasured_fields: Object.entries(input.currentWeather ?? {})
+      .filter(([, sample]) => !sample.measured)
+      .map(([field]) => field),
   };
   const skip = evaluateSkipCheck(skipInput);
   const seven = sevenDayVerdicts(skipInput, skip);

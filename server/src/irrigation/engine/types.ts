@@ -55,4 +55,10 @@ export interface EngineOutput {
   };
   /** The overall verdict, for verdict-transition records. */
   verdict: string;
+  /**
+   * Why the overall verdict is what it is: the control that decided (pause,
+   * an override), the skip rule, the model or missing evidence. A verdict
+   * change is recorded with this, never with the skip check's own code.
+   */
+  verdictReason: { reason_code: string; reason: string; deciding: string };
 }

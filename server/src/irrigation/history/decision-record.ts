@@ -5,8 +5,12 @@ import type { VerdictTransition } from '../../store/decisions';
  * The verdict-transition record served by /irrigation/decisions and the
  * exports (its shape is the service's choice, spec 2.5 leaves it open):
  * `{epoch, verdict, previous_verdict, reason}`, one per change of the overall
- * verdict. `reason` is the evidence the engine stored with the change, today
- * `{reason_code}`; previous_verdict is null for the first record after a start.
+ * verdict. `reason` is why the new verdict holds, `{reason_code, reason,
+ * deciding}`: the overall verdict's own code (`paused`, `global_override_run`,
+ * a skip rule such as `rain_3day`, ...), its sentence, and what decided
+ * (`controls`, `skip_check`, `model`, `evidence`). Records written before
+ * that carry `{reason_code}` alone. previous_verdict is null for the very
+ * first record; a restart that keeps the verdict records nothing.
  */
 
 export type DecisionRecord = VerdictTransition;

@@ -123,6 +123,8 @@ export interface RainNowInput {
   intensity_in_hr: EvidenceLike;
   /** `station` = live gauge; `forecast` = the forecast's amount for the current hour standing in. */
   source: ReadingSource | null;
+  /** False when the live value is modelled (a demo replay, a cloud model), not a sensor's. */
+  measured?: boolean;
 }
 
 /** Skips when the current rain rate is at or above `rain_now_in_hr`. */
@@ -130,7 +132,7 @@ export function rainNowRule(input: RainNowInput, rules: SkipRules = DEFAULT_SKIP
   const e = toEvidence(input.intensity_in_hr);
   const t = rules.rain_now_in_hr;
   const rate = (v: number) => `${round(v, 3)} in/hr`;
-  const from = sourceNote(input.source, 'station gauge', "forecast's estimate for this hour");
+  const from = sourceNote(input.source, 'station gauge', "forecast's estimate for this hour", input.measured);
   const inputs = { rain_intensity_in_hr: e.value, source: input.source, rain_now_in_hr: t };
   return decideThreshold('rain_now', compareEvidence(e, '>=', t), inputs, {
     skip: `Raining now: ${describeEvidence(e, rate)}${from} is at or above the ${rate(t)} threshold.`,
@@ -208,13 +210,15 @@ export function soilFrostRule(
 export interface WindNowInput {
   wind_mph: EvidenceLike;
   source: ReadingSource | null;
+  /** False when the live value is modelled, not a sensor's. */
+  measured?: boolean;
 }
 
 /** Skips when the current wind is above `max_wind_mph`. */
 export function windNowRule(input: WindNowInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
   const e = toEvidence(input.wind_mph);
   const t = rules.max_wind_mph;
-  const from = sourceNote(input.source, 'station', 'forecast for this hour');
+  const from = sourceNote(input.source, 'station', 'forecast for this hour', input.measured);
   const inputs = { wind_mph: e.value, source: input.source, max_wind_mph: t };
   return decideThreshold('wind_now', compareEvidence(e, '>', t), inputs, {
     skip: `Too windy now: ${describeEvidence(e, mph)}${from} is above the ${mph(t)} limit.`,
@@ -262,13 +266,20 @@ export interface AlreadyWetInput {
   /** Rain fallen today so far. */
   rain_today_in: EvidenceLike;
   source: RainTodaySource | null;
+  /** False when the live total is modelled (a demo replay, a cloud model), not a gauge's. */
+  measured?: boolean;
 }
 
 /** Skips when rain fallen today is at or above `already_wet_in`. */
 export function alreadyWetRule(input: AlreadyWetInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
   const e = toEvidence(input.rain_today_in);
   const t = rules.already_wet_in;
-  const from = sourceNote(input.source, 'measured by the gauge', "model estimate for today's hours so far");
+  const from = sourceNote(
+    input.source,
+    'measured by the gauge',
+    "model estimate for today's hours so far",
+    input.measured,
+  );
   const inputs = { ...evidenceInputs('rain_today_in', e), source: input.source, already_wet_in: t };
   return decideThreshold('already_wet', compareEvidence(e, '>=', t), inputs, {
     skip: `Already wet: ${describeEvidence(e, inches)} of rain today${from}, at or above ${inches(t)}.`,
@@ -532,7 +543,14 @@ function evidenceInputs(key: string, e: Evidence): Record<string, RuleInputValue
   };
 }
 
-function sourceNote<S extends string>(source: S | null, first: string, second: string): string {
+/** Where a live value came from, in words that follow the evidence: a modelled live value is never "measured". */
+function sourceNote<S extends string>(
+  source: S | null,
+  first: string,
+  second: string,
+  measured = true,
+): string {
   if (source === null) return '';
-  return ` (${source === 'station' || source === 'gauge' ? first : second})`;
+  if (source !== 'station' && source !== 'gauge') return ` (${second})`;
+  return ` (${measured ? first : 'reported live by a modelled source, not measured'})`;
 }

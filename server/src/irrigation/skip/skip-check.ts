@@ -135,6 +135,8 @@ export interface SkipCheckInput {
   soil_probe_configured?: Readonly<Record<string, boolean>>;
   /** Probe integrity holds by zone; passed through. */
   soil_probe_holds?: Readonly<Record<string, string>>;
+  /** Weather snapshot fields whose live value is modelled, not measured (`current_weather[f].measured` false). */
+  unmeasured_fields?: readonly string[];
 }
 
 export interface Decision {
@@ -232,12 +234,29 @@ export function evaluateSkipCheck(input: SkipCheckInput): SkipCheck {
   const rules = d.rules;
   const results: RuleResult[] = [
     pausedRule({ pause_until_epoch: d.pauseUntil, at_epoch: d.now, timezone: input.timezone }),
-    rainNowRule({ intensity_in_hr: d.rainRate.evidence, source: d.rainRate.source }, rules),
+    rainNowRule(
+      {
+        intensity_in_hr: d.rainRate.evidence,
+        source: d.rainRate.source,
+        measured: d.measured('rain_intensity_in_hr'),
+      },
+      rules,
+    ),
     freezeRule({ min_temp_f: d.freeze.evidence, scope: d.freeze.scope }, rules),
     soilFrostRule(input.soil_temp_probe ?? null, rules),
-    windNowRule({ wind_mph: d.windNow.evidence, source: d.windNow.source }, rules),
+    windNowRule(
+      { wind_mph: d.windNow.evidence, source: d.windNow.source, measured: d.measured('wind_avg_mph') },
+      rules,
+    ),
     windForecastRule({ max_wind_mph: d.windForecast.evidence, scope: d.windForecast.scope }, rules),
-    alreadyWetRule({ rain_today_in: d.rainSoFar.evidence, source: d.rainSoFar.source }, rules),
+    alreadyWetRule(
+      {
+        rain_today_in: d.rainSoFar.evidence,
+        source: d.rainSoFar.source,
+        measured: d.measured('rain_in_today'),
+      },
+      rules,
+    ),
     rainTodayForecastRule({ rain_today_forecast_in: d.rainTodayForecast }, rules),
     rainNext4hRule({ rain_next_4h_in: d.rainNext4h }, rules),
     tomorrowRainRule({ rain_tomorrow_in: d.rainTomorrow, rain_tomorrow_prob_pct: d.rainTomorrowProb }, rules),
@@ -482,6 +501,8 @@ interface Derived {
   tempMax3day: Evidence;
   heatIndexMax3day: Evidence;
   daysSinceRain: Evidence;
+  /** Whether the live value of a weather snapshot field is a measurement. */
+  measured: (field: string) => boolean;
 }
 
 function derive(input: SkipCheckInput): Derived {
@@ -514,10 +535,12 @@ function derive(input: SkipCheckInput): Derived {
     : { evidence: windToday, scope: 'day' as const };
   const past = pastRainNewestFirst(input.past_rain ?? [], cal, cal.today, DRY_DAYS_LOOKBACK);
 
+  const unmeasured = new Set(input.unmeasured_fields ?? []);
   return {
     cal,
     now,
     rules,
+    measured: (field) => !unmeasured.has(field),
     policy: input.unknown_policy ?? DEFAULT_UNKNOWN_POLICY,
     pauseUntil: finite(input.pause_until_epoch) ?? 0,
     window,

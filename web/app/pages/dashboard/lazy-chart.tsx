@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
+import { ChartLegend } from '../../components/chart-legend';
+import type { ChartProps } from '../../components/chart-types';
 import { ErrorNotice } from '../../components/error-notice';
-import type { ChartProps } from '../../components/chart';
 
 /**
  * The chart loaded on first use: the dashboard is part of the first load, and
- * uPlot (about 50 kB) should not be. Same props as components/chart.
+ * uPlot (about 50 kB) should not be. Same props as components/chart. Until it
+ * loads, a placeholder of the very same size (plot box, legend, summary)
+ * holds its place, so nothing moves when it arrives.
  */
 
 type ChartModule = typeof import('../../components/chart');
@@ -25,9 +28,13 @@ export function LazyChart(props: ChartProps) {
   if (error) return <ErrorNotice error={error} title="The chart could not be loaded" />;
   if (!mod)
     return (
-      <div class="chart-placeholder" style={{ height: `${props.height ?? 240}px` }} aria-busy="true">
-        <p class="visually-hidden">{props.summary}</p>
-      </div>
+      <figure class="chart-figure" aria-busy="true">
+        <div class="chart-placeholder" style={{ height: `${props.height ?? 240}px` }} />
+        <ChartLegend series={props.series} index={null} />
+        <figcaption class={props.showSummary ? 'chart-summary' : 'visually-hidden'}>
+          {props.summary}
+        </figcaption>
+      </figure>
     );
   return <mod.Chart {...props} />;
 }

@@ -1,11 +1,23 @@
 import { formatDateTime, formatDuration } from '../../lib/time';
-import type { IrrigationSnapshot, WaterPlanDay } from '../zones/irrigation-types';
+import { localizeUnits, type UnitSystem } from '../../lib/unit-format';
+import type { IrrigationSnapshot, WaterPlanDay, ZoneVerdict } from '../zones/irrigation-types';
 import type { ForecastSnapshot } from './weather-types';
 
 /**
- * Today's verdict, the next run and the 7-day strip in words (pure). The
- * engine's own reasons are quoted; nothing unknown is filled in.
+ * Today's verdict, where each zone stands, the next run and the 7-day strip
+ * in words (pure). The engine's own reasons are quoted, in the user's units
+ * and the yard's clock; nothing unknown is filled in.
  */
+
+/** How the words are shown: the yard's time zone and the user's units (absent: as the API has them). */
+export interface TextView {
+  timeZone?: string;
+  units?: UnitSystem;
+}
+
+function say(text: string, view: TextView): string {
+  return view.units ? localizeUnits(text, view.units) : text;
+}
 
 export interface TodayVerdict {
   kind: 'water' | 'skip' | 'unknown';
@@ -24,12 +36,17 @@ function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
-export function todayVerdict(snapshot: IrrigationSnapshot | null, nowMs = Date.now()): TodayVerdict {
+export function todayVerdict(
+  snapshot: IrrigationSnapshot | null,
+  nowMs = Date.now(),
+  view: TextView = {},
+): TodayVerdict {
   if (!snapshot) return { kind: 'unknown', sentence: "Today's verdict is not known yet.", details: [] };
   const trace = snapshot.decision_trace ?? null;
   const verdict = trace?.verdict ?? snapshot.skip_check?.verdict ?? null;
-  const reason = trace?.reason ?? snapshot.skip_check?.reason ?? null;
-  const rows = snapshot.zone_verdicts ?? [];
+  const rawReason = trace?.reason ?? snapshot.skip_check?.reason ?? null;
+  const reason = rawReason === null ? null : say(rawReason, view);
+  const rows = (snapshot.zone_verdicts ?? []).map((r) => ({ ...r, reason: say(r.reason, view) }));
   const watering = rows.filter((r) => r.verdict === 'water' && r.planned_seconds > 0);
 
   if (verdict === 'water' || watering.length > 0) {
@@ -45,7 +62,7 @@ export function todayVerdict(snapshot: IrrigationSnapshot | null, nowMs = Date.n
   }
   if (verdict === 'paused' || snapshot.skip_check?.is_paused) {
     const until = snapshot.pause_until_epoch ?? 0;
-    const when = until > nowMs / 1000 ? ` until ${formatDateTime(until)}` : '';
+    const when = until > nowMs / 1000 ? ` until ${formatDateTime(until, view.timeZone)}` : '';
     return { kind: 'skip', sentence: `Skipping today because irrigation is paused${when}.`, details: [] };
   }
   if (verdict === 'skip' && reason) {
@@ -60,11 +77,14 @@ export function todayVerdict(snapshot: IrrigationSnapshot | null, nowMs = Date.n
     };
   }
   if (verdict === 'none') {
-    const unknown = rows.filter((r) => r.water_need === 'unknown');
+    // Zones whose soil water is unknown are listed by zoneStandings, with what to do about them.
+    const unknown = rows.some((r) => r.water_need === 'unknown');
     return {
       kind: 'skip',
-      sentence: 'Skipping today because no zone needs water.',
-      details: unknown.map((r) => `${r.name}: ${trimStop(r.reason)}`),
+      sentence: unknown
+        ? 'Not watering today: no zone is known to need water.'
+        : 'Skipping today because no zone needs water.',
+      details: [],
     };
   }
   if (verdict === 'skip') return { kind: 'skip', sentence: 'Skipping today (no reason given).', details: [] };
@@ -74,6 +94,72 @@ export function todayVerdict(snapshot: IrrigationSnapshot | null, nowMs = Date.n
 /** Zone reasons end in "; 1261 s" for forced runs; the minutes are shown separately. */
 function stripSeconds(reason: string): string {
   return reason.replace(/;\s*\d+\s*s$/, '');
+}
+
+/** Where one zone stands today, in the engine's words. */
+export interface ZoneStanding {
+  slug: string;
+  name: string;
+  /** Why (the engine's reason, trimmed), or what is unknown. */
+  reason: string;
+  /** Planned seconds today (watering zones). */
+  seconds: number;
+}
+
+/**
+ * Every zone in one of four places: watering today; due but held (a skip
+ * rule, the pause, an override, missing forecast evidence, forecast rain
+ * that covers it); soil water unknown (no water on a guess: the owner can
+ * declare the zone's soil state on its page); not due.
+ */
+export interface ZoneStandings {
+  watering: ZoneStanding[];
+  held: ZoneStanding[];
+  unknown: ZoneStanding[];
+  notDue: ZoneStanding[];
+}
+
+function standing(row: ZoneVerdict, view: TextView): ZoneStanding {
+  return {
+    slug: row.zone,
+    name: row.name,
+    reason: lowerFirst(trimStop(stripSeconds(say(row.reason, view)))),
+    seconds: Math.max(0, row.planned_seconds),
+  };
+}
+
+export function zoneStandings(snapshot: IrrigationSnapshot | null, view: TextView = {}): ZoneStandings {
+  const out: ZoneStandings = { watering: [], held: [], unknown: [], notDue: [] };
+  for (const row of snapshot?.zone_verdicts ?? []) {
+    const place =
+      row.verdict === 'water' && row.planned_seconds > 0
+        ? out.watering
+        : row.water_need === 'unknown'
+          ? out.unknown
+          : row.water_need === 'due'
+            ? out.held
+            : out.notDue;
+    place.push(standing(row, view));
+  }
+  return out;
+}
+
+function names(zones: ZoneStanding[]): string {
+  const list = zones.map((z) => z.name);
+  return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`;
+}
+
+/** Why nothing is planned, without contradicting what the zones say. */
+function nothingPlanned(snapshot: IrrigationSnapshot, view: TextView): string {
+  const { held, unknown } = zoneStandings(snapshot, view);
+  const parts: string[] = [];
+  if (held.length > 0) parts.push(`${names(held)} ${held.length === 1 ? 'is' : 'are'} due but held today`);
+  if (unknown.length > 0)
+    parts.push(
+      `the soil water of ${names(unknown)} is unknown, so ${unknown.length === 1 ? 'it is' : 'they are'} not watered on a guess`,
+    );
+  if (parts.length === 0) return `No watering planned: ${NO_RUN_REASON.no_water_planned}.`;
+  return `No watering planned in the next 7 days: ${parts.join('; ')}.`;
 }
 
 export interface NextRun {
@@ -93,7 +179,7 @@ const NO_RUN_REASON: Record<string, string> = {
   no_location: 'the location is not set, so no run window can be placed',
 };
 
-export function nextRun(snapshot: IrrigationSnapshot | null): NextRun {
+export function nextRun(snapshot: IrrigationSnapshot | null, view: TextView = {}): NextRun {
   const state = snapshot?.next_run_state;
   if (!snapshot || !state)
     return { planned: false, epoch: null, minutes: null, zones: [], text: 'The next run is not known yet.' };
@@ -111,7 +197,7 @@ export function nextRun(snapshot: IrrigationSnapshot | null): NextRun {
       epoch,
       minutes,
       zones,
-      text: `Next run ${formatDateTime(epoch)}: ${list || 'zones not listed'} (${total}).`,
+      text: `Next run ${formatDateTime(epoch, view.timeZone)}: ${list || 'zones not listed'} (${total}).`,
     };
   }
   return {
@@ -119,7 +205,10 @@ export function nextRun(snapshot: IrrigationSnapshot | null): NextRun {
     epoch: null,
     minutes: null,
     zones: [],
-    text: `No watering planned: ${NO_RUN_REASON[state] ?? state.replace(/_/g, ' ')}.`,
+    text:
+      state === 'no_water_planned'
+        ? nothingPlanned(snapshot, view)
+        : `No watering planned: ${NO_RUN_REASON[state] ?? state.replace(/_/g, ' ')}.`,
   };
 }
 
@@ -173,6 +262,7 @@ export function sevenDays(
   snapshot: IrrigationSnapshot | null,
   forecast: ForecastSnapshot | null,
   count = 7,
+  view: TextView = {},
 ): DaySummary[] {
   const verdicts = snapshot?.seven_day_verdicts ?? [];
   const plan = snapshot?.water_plan ?? [];
@@ -185,61 +275,64 @@ export function sevenDays(
   if (dates.length === 0) dates = plan.map((d) => ({ date: d.date_local, offset: d.day_offset }));
   if (dates.length === 0) dates = daily.map((d, i) => ({ date: d.date_local, offset: i }));
 
-  return dates.slice(0, count).map(({ date, offset }) => {
-    const v = verdicts.find((x) => x.date_local === date);
-    const p = plan.find((x) => x.date_local === date);
-    const f = daily.find((x) => x.date_local === date);
-    const planned = p ? p.zones.reduce((sum, z) => sum + Math.max(0, z.planned_seconds), 0) : null;
+  return dates
+    .slice(0, count)
+    .map(({ date, offset }) => {
+      const v = verdicts.find((x) => x.date_local === date);
+      const p = plan.find((x) => x.date_local === date);
+      const f = daily.find((x) => x.date_local === date);
+      const planned = p ? p.zones.reduce((sum, z) => sum + Math.max(0, z.planned_seconds), 0) : null;
 
-    let kind: DaySummary['kind'];
-    let reason: string | null;
-    if (planned !== null && planned > 0) {
-      kind = 'water';
-      reason = p
-        ? p.zones
-            .filter((z) => z.planned_seconds > 0)
-            .map((z) => `${z.name} ${formatDuration(z.planned_seconds)}`)
-            .join(', ')
-        : null;
-    } else if (v?.verdict === 'skip') {
-      kind = 'skip';
-      reason = v.reason ? trimStop(v.reason) : null;
-    } else if (!v || v.verdict === 'unknown' || v.verdict === 'hold' || planned === null) {
-      kind = 'unknown';
-      reason = v?.reason ? trimStop(v.reason) : 'No verdict for this day';
-    } else {
-      kind = 'none';
-      reason = noWaterReason(p);
-    }
-
-    let et0Mm: number | null = null;
-    let et0Source: DaySummary['et0Source'] = null;
-    const reported = finite(f?.et0_in);
-    if (f && reported !== null && (reported > 0 || f.et0_reported)) {
-      et0Mm = reported * 25.4;
-      et0Source = 'forecast';
-    } else {
-      const computed = finite(et0.find((e) => e.date_local === date)?.et0_mm);
-      if (computed !== null) {
-        et0Mm = computed;
-        et0Source = 'computed';
+      let kind: DaySummary['kind'];
+      let reason: string | null;
+      if (planned !== null && planned > 0) {
+        kind = 'water';
+        reason = p
+          ? p.zones
+              .filter((z) => z.planned_seconds > 0)
+              .map((z) => `${z.name} ${formatDuration(z.planned_seconds)}`)
+              .join(', ')
+          : null;
+      } else if (v?.verdict === 'skip') {
+        kind = 'skip';
+        reason = v.reason ? trimStop(v.reason) : null;
+      } else if (!v || v.verdict === 'unknown' || v.verdict === 'hold' || planned === null) {
+        kind = 'unknown';
+        reason = v?.reason ? trimStop(v.reason) : 'No verdict for this day';
+      } else {
+        kind = 'none';
+        reason = noWaterReason(p);
       }
-    }
 
-    return {
-      date,
-      label: dayLabel(date, offset),
-      kind,
-      verdictText: { water: 'Water', skip: 'Skip', none: 'None planned', unknown: 'Unknown' }[kind],
-      reason,
-      plannedSeconds: planned,
-      rainIn: finite(v?.precip_in) ?? finite(f?.precip_sum_in),
-      rainPct: finite(v?.precip_probability_max) ?? finite(f?.precip_probability_max),
-      tempMaxF: finite(v?.temp_max_f) ?? finite(f?.temp_max_f),
-      tempMinF: finite(v?.temp_min_f) ?? finite(f?.temp_min_f),
-      et0Mm,
-      et0Source,
-      rainEvidenceIncomplete: v?.rain_evidence_incomplete ?? false,
-    };
-  });
+      let et0Mm: number | null = null;
+      let et0Source: DaySummary['et0Source'] = null;
+      const reported = finite(f?.et0_in);
+      if (f && reported !== null && (reported > 0 || f.et0_reported)) {
+        et0Mm = reported * 25.4;
+        et0Source = 'forecast';
+      } else {
+        const computed = finite(et0.find((e) => e.date_local === date)?.et0_mm);
+        if (computed !== null) {
+          et0Mm = computed;
+          et0Source = 'computed';
+        }
+      }
+
+      return {
+        date,
+        label: dayLabel(date, offset),
+        kind,
+        verdictText: { water: 'Water', skip: 'Skip', none: 'None planned', unknown: 'Unknown' }[kind],
+        reason,
+        plannedSeconds: planned,
+        rainIn: finite(v?.precip_in) ?? finite(f?.precip_sum_in),
+        rainPct: finite(v?.precip_probability_max) ?? finite(f?.precip_probability_max),
+        tempMaxF: finite(v?.temp_max_f) ?? finite(f?.temp_max_f),
+        tempMinF: finite(v?.temp_min_f) ?? finite(f?.temp_min_f),
+        et0Mm,
+        et0Source,
+        rainEvidenceIncomplete: v?.rain_evidence_incomplete ?? false,
+      };
+    })
+    .map((day) => (day.reason === null ? day : { ...day, reason: say(day.reason, view) }));
 }

@@ -207,15 +207,63 @@ export function verdictTone(verdict: string | null): 'ok' | 'warn' | 'danger' | 
   return '';
 }
 
-/** The reason stored with a verdict change as text: its reason_code, a string, or its JSON. */
-export function changeReason(reason: unknown): string {
-  if (typeof reason === 'string') return reason;
+/** What caused a verdict, in words: the engine's reason codes (skip rules, controls, the soil model). */
+const REASON_LABELS: Record<string, string> = {
+  paused: 'Paused',
+  global_override_run: 'Override: always water',
+  global_override_skip: 'Override: always skip',
+  zone_override_run: 'Zone override: always water',
+  zone_override_skip: 'Zone override: always skip',
+  override_tomorrow_run: 'Tomorrow override: water',
+  override_tomorrow_skip: 'Tomorrow override: skip',
+  rain_now: 'Raining now',
+  freeze: 'Freeze risk',
+  soil_frost: 'Frozen soil',
+  wind_now: 'Too windy now',
+  wind_forecast: 'Windy forecast',
+  already_wet: 'Already wet',
+  rain_today_forecast: 'Rain forecast today',
+  rain_next_4h: 'Rain within 4 hours',
+  tomorrow_rain: 'Rain tomorrow',
+  rain_3day: 'Heavy rain in the next 3 days',
+  heat_advisory: 'Heat advisory',
+  water: 'Due: water',
+  not_due: 'Not due',
+  no_water_needed: 'No zone needs water',
+  depletion_unknown: 'Soil water unknown',
+  zone_incomplete: 'Zone settings incomplete',
+  forecast_unavailable: 'Forecast incomplete',
+  forecast_rain_covers: 'Forecast rain covers it',
+  session_rain_deferred: 'Waits for forecast rain',
+  restricted_day: 'Restricted day',
+  dormant: 'Dormant',
+  budget_met: 'Weekly budget met',
+  not_session_day: 'Not a session day',
+};
+
+export function reasonLabel(code: string | null | undefined): string {
+  if (!code) return '';
+  return REASON_LABELS[code] ?? words(code);
+}
+
+export interface ChangeReason {
+  /** The machine code (`paused`, `rain_3day`, ...); '' when none was stored. */
+  code: string;
+  /** The sentence stored with it, when there is one. */
+  text: string;
+}
+
+/** The reason stored with a verdict change: `{reason_code, reason?, deciding?}`, a bare string, or older shapes. */
+export function changeReason(reason: unknown): ChangeReason {
+  if (typeof reason === 'string') return { code: reason, text: '' };
   if (reason && typeof reason === 'object' && !Array.isArray(reason)) {
-    const code = (reason as { reason_code?: unknown }).reason_code;
-    if (typeof code === 'string') return code;
-    if (Object.values(reason).every((v) => v === null)) return '';
+    const { reason_code: code, reason: text } = reason as { reason_code?: unknown; reason?: unknown };
+    if (typeof code === 'string') return { code, text: typeof text === 'string' ? text : '' };
+    if (Object.values(reason).every((v) => v === null)) return { code: '', text: '' };
   }
-  return reason === null || reason === undefined ? '' : JSON.stringify(reason);
+  return reason === null || reason === undefined
+    ? { code: '', text: '' }
+    : { code: '', text: JSON.stringify(reason) };
 }
 
 /** GET /irrigation/export takes 1..3650 days: "all" exports the most it can. */

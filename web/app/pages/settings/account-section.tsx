@@ -5,6 +5,7 @@ import { api, ApiFailure } from '../../lib/api';
 import { useAuth } from '../../lib/auth';
 import { navigate } from '../../lib/router';
 import { formatDateTime } from '../../lib/time';
+import { useYardZone } from '../../lib/yard-time';
 import { useApi } from '../../lib/use-api';
 
 /**
@@ -15,7 +16,7 @@ import { useApi } from '../../lib/use-api';
 
 interface Session {
   authenticated: boolean;
-  via: 'session' | 'token' | 'proxy' | 'trusted_network' | null;
+  via: 'session' | 'token' | 'proxy' | 'trusted_network' | 'auth_disabled' | null;
   username?: string;
   expires_epoch?: number;
   token_name?: string;
@@ -31,6 +32,7 @@ interface ApiToken {
 
 export function AccountSection() {
   const auth = useAuth();
+  const zone = useYardZone();
   const session = useApi<Session>('auth/session');
   const [signingOut, setSigningOut] = useState(false);
   const [signOutError, setSignOutError] = useState<unknown>(null);
@@ -62,7 +64,7 @@ export function AccountSection() {
                 <>
                   Signed in as <strong>{s.username}</strong>
                   {s.expires_epoch ? (
-                    <span class="muted"> until {formatDateTime(s.expires_epoch)}</span>
+                    <span class="muted"> until {formatDateTime(s.expires_epoch, zone)}</span>
                   ) : null}
                   .
                 </>
@@ -72,8 +74,17 @@ export function AccountSection() {
                 <>Signed in through the proxy as {s.proxy_user}.</>
               ) : s.via === 'trusted_network' ? (
                 <>Trusted network: no sign-in needed from here.</>
-              ) : auth.status.mode === 'disabled' ? (
-                <>Sign-in is not required on this instance, so nobody is signed in.</>
+              ) : s.via === 'auth_disabled' || auth.status.mode === 'disabled' ? (
+                <>
+                  Sign-in is off on this instance: anyone who can reach it may use it, and nobody is signed
+                  in.
+                  {!auth.status.setup_complete && (
+                    <>
+                      {' '}
+                      <Link to="setup">Create the owner account</Link> to require sign-in.
+                    </>
+                  )}
+                </>
               ) : (
                 <>Not signed in.</>
               )}
@@ -87,14 +98,19 @@ export function AccountSection() {
         )}
         <ErrorNotice error={signOutError} title="Sign-out failed" />
       </section>
-      <TokensCard />
+      {s && <TokensCard owner={s.via === 'session'} />}
     </div>
   );
 }
 
-function TokensCard() {
+/**
+ * Tokens need a signed-in owner session (spec 5.9): without one the card says
+ * how to get one instead of asking the server and showing its refusal.
+ */
+function TokensCard({ owner }: { owner: boolean }) {
   const auth = useAuth();
-  const tokens = useApi<{ tokens: ApiToken[] }>('auth/tokens');
+  const zone = useYardZone();
+  const tokens = useApi<{ tokens: ApiToken[] }>(owner ? 'auth/tokens' : null);
   const [name, setName] = useState('');
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<unknown>(null);
@@ -159,8 +175,9 @@ function TokensCard() {
   };
 
   const refused =
-    tokens.error instanceof ApiFailure &&
-    (tokens.error.code === 'setup_required' || tokens.error.status === 401 || tokens.error.status === 403);
+    !owner ||
+    (tokens.error instanceof ApiFailure &&
+      (tokens.error.code === 'setup_required' || tokens.error.status === 401 || tokens.error.status === 403));
 
   return (
     <section class="card" aria-labelledby="tokens-title">
@@ -169,11 +186,11 @@ function TokensCard() {
         A token lets Home Assistant or a script call the API (<code>Authorization: Bearer &lt;token&gt;</code>
         ). Only a hash is stored: a new token is shown once.
       </p>
-      {tokens.error && (
+      {(tokens.error || refused) && (
         <>
-          <ErrorNotice error={tokens.error} title="Tokens are not available" />
+          {!refused && <ErrorNotice error={tokens.error} title="Tokens are not available" />}
           {refused && (
-            <p class="notice notice-warn">
+            <p class="notice notice-info" data-testid="tokens-need-owner">
               Tokens belong to the owner account and need a signed-in owner session, even when sign-in is not
               required.{' '}
               {auth.status.setup_complete
@@ -191,7 +208,7 @@ function TokensCard() {
           )}
         </>
       )}
-      {!tokens.error && (
+      {!tokens.error && !refused && (
         <>
           <form
             class="settings-token-form"
@@ -251,8 +268,10 @@ function TokensCard() {
                     <div>
                       <strong>{token.name}</strong>
                       <div class="muted settings-small">
-                        created {formatDateTime(token.created_epoch)} · last used{' '}
-                        {token.last_used_epoch === null ? 'never' : formatDateTime(token.last_used_epoch)}
+                        created {formatDateTime(token.created_epoch, zone)} · last used{' '}
+                        {token.last_used_epoch === null
+                          ? 'never'
+                          : formatDateTime(token.last_used_epoch, zone)}
                       </div>
                     </div>
                     <button

@@ -1,3 +1,5 @@
+import { epochOfWallTime, wallTime } from '../../lib/zone-clock';
+
 /**
  * Settings > Thresholds (pure): the current skip thresholds and controls,
  * read from the entity manifest (GET sensors/manifest, which carries the
@@ -203,17 +205,27 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** An epoch as a `datetime-local` input value in the browser's zone (`2026-11-22T06:00`). */
-export function toLocalInput(epoch: number): string {
-  const d = new Date(epoch * 1000);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/** An epoch as a `datetime-local` input value on the yard's clock (`2026-11-22T06:00`; the browser's without a zone). */
+export function toLocalInput(epoch: number, timeZone?: string): string {
+  const t = wallTime(epoch, timeZone);
+  return `${t.year}-${pad(t.month)}-${pad(t.day)}T${pad(t.hour)}:${pad(t.minute)}`;
 }
 
-/** A `datetime-local` value (browser zone) as epoch seconds; null when it is not one. */
-export function fromLocalInput(text: string): number | null {
+/** A `datetime-local` value on the yard's clock as epoch seconds; null when it is not one. */
+export function fromLocalInput(text: string, timeZone?: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(text.trim());
   if (!m) return null;
-  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  const date = new Date(y as number, (mo as number) - 1, d, h, mi, Number.isFinite(s) ? s : 0);
-  return Number.isNaN(date.getTime()) ? null : Math.floor(date.getTime() / 1000);
+  const [, year, month, day, hour, minute, second] = m.map(Number) as number[];
+  const epoch = epochOfWallTime(
+    {
+      year: year as number,
+      month: month as number,
+      day: day as number,
+      hour: hour as number,
+      minute: minute as number,
+      second: Number.isFinite(second) ? (second as number) : 0,
+    },
+    timeZone,
+  );
+  return Number.isFinite(epoch) ? Math.floor(epoch) : null;
 }

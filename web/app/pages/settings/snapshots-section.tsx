@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from '../../components/error-notice';
 import { api, ApiFailure, apiText } from '../../lib/api';
 import { formatDateTime } from '../../lib/time';
+import { useYardZone } from '../../lib/yard-time';
 import { useApi } from '../../lib/use-api';
 import { diffLines, diffStats, toHunks, type Hunk } from './line-diff';
 
@@ -28,11 +29,12 @@ export const snapshotBodyPath = (ts: string) => `config/snapshots/${encodeURICom
 const tsEpoch = (ts: string) => Math.floor(Number(ts) / 1000);
 
 /** A note as the user reads it: the snapshot ts it names ("before rollback to 1795320490081") as a time. */
-function noteText(note: string): string {
-  return note.replace(/\b\d{13,}\b/g, (ts) => `the snapshot of ${formatDateTime(tsEpoch(ts))}`);
+function noteText(note: string, zone: string | undefined): string {
+  return note.replace(/\b\d{13,}\b/g, (ts) => `the snapshot of ${formatDateTime(tsEpoch(ts), zone)}`);
 }
 
 export function SnapshotsSection() {
+  const zone = useYardZone();
   const list = useApi<{ snapshots: SnapshotInfo[] }>('config/snapshots');
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -47,7 +49,7 @@ export function SnapshotsSection() {
     try {
       await api('config/rollback', { method: 'POST', json: { ts: snapshot.ts } });
       setStatus(
-        `Rolled back to the configuration replaced on ${formatDateTime(tsEpoch(snapshot.ts))}. ` +
+        `Rolled back to the configuration replaced on ${formatDateTime(tsEpoch(snapshot.ts), zone)}. ` +
           'The configuration before the rollback was kept as a new snapshot.',
       );
       setConfirming(null);
@@ -83,13 +85,13 @@ export function SnapshotsSection() {
               <div>
                 <h3>
                   <time dateTime={new Date(Number(snapshot.ts)).toISOString()}>
-                    {formatDateTime(tsEpoch(snapshot.ts))}
+                    {formatDateTime(tsEpoch(snapshot.ts), zone)}
                   </time>
                   {index === 0 && <span class="badge"> newest</span>}
                 </h3>
                 <p class="settings-snapshot-meta">
                   <span>
-                    {snapshot.note ? noteText(snapshot.note) : <span class="unknown">no note</span>}
+                    {snapshot.note ? noteText(snapshot.note, zone) : <span class="unknown">no note</span>}
                   </span>
                   <span class="muted">
                     {' '}
@@ -98,7 +100,7 @@ export function SnapshotsSection() {
                     {snapshot.applied_at_epoch === null ? (
                       <span class="unknown">unknown</span>
                     ) : (
-                      formatDateTime(snapshot.applied_at_epoch)
+                      formatDateTime(snapshot.applied_at_epoch, zone)
                     )}
                   </span>
                 </p>
@@ -128,7 +130,7 @@ export function SnapshotsSection() {
               <div class="notice notice-warn settings-confirm" role="group" aria-label="Confirm rollback">
                 <p>
                   Replace the current configuration with this snapshot from{' '}
-                  {formatDateTime(tsEpoch(snapshot.ts))}? The service applies it at once.
+                  {formatDateTime(tsEpoch(snapshot.ts), zone)}? The service applies it at once.
                 </p>
                 <div class="row">
                   <button
@@ -160,6 +162,7 @@ type DiffState =
   | { state: 'failed'; error: unknown };
 
 function SnapshotDiff({ snapshot, newest }: { snapshot: SnapshotInfo; newest: SnapshotInfo | null }) {
+  const zone = useYardZone();
   const [diff, setDiff] = useState<DiffState>({ state: 'loading' });
   useEffect(() => {
     let alive = true;
@@ -201,18 +204,18 @@ function SnapshotDiff({ snapshot, newest }: { snapshot: SnapshotInfo; newest: Sn
                     {snapshot.applied_at_epoch === null ? (
                       <span class="unknown">unknown</span>
                     ) : (
-                      formatDateTime(snapshot.applied_at_epoch)
+                      formatDateTime(snapshot.applied_at_epoch, zone)
                     )}
                   </td>
                   <td>
-                    {newest ? formatDateTime(tsEpoch(newest.ts)) : <span class="unknown">unknown</span>}
+                    {newest ? formatDateTime(tsEpoch(newest.ts), zone) : <span class="unknown">unknown</span>}
                   </td>
                 </tr>
                 <tr>
                   <th scope="row">Replaced</th>
                   <td>
-                    {formatDateTime(tsEpoch(snapshot.ts))} (
-                    {snapshot.note ? noteText(snapshot.note) : 'no note'})
+                    {formatDateTime(tsEpoch(snapshot.ts), zone)} (
+                    {snapshot.note ? noteText(snapshot.note, zone) : 'no note'})
                   </td>
                   <td class="muted">in use now</td>
                 </tr>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorNotice } from '../../components/error-notice';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/time';
+import { useYardZone } from '../../lib/yard-time';
 import { formatQuantity, useUnits, type Quantity } from '../../lib/units';
 import { useApi } from '../../lib/use-api';
 import {
@@ -63,6 +64,7 @@ export function ThresholdsSection() {
   const units = useUnits();
   const manifest = useApi<unknown>('sensors/manifest');
   const snapshot = useApi<unknown>('irrigation/snapshot');
+  const timeZone = useYardZone((snapshot.data as { timezone?: string } | null)?.timezone);
   const [edited, setEdited] = useState<Partial<Record<ThresholdKey, string>>>({});
   const [inputErrors, setInputErrors] = useState<Partial<Record<ThresholdKey, string>>>({});
   // Where the last outcome is shown: next to the control that caused it.
@@ -270,24 +272,26 @@ export function ThresholdsSection() {
               {pauseUntil === null ? (
                 <span class="unknown">Timed pause unknown.</span>
               ) : pauseUntil > 0 ? (
-                <>Paused until {formatDateTime(pauseUntil)}.</>
+                <>Paused until {formatDateTime(pauseUntil, timeZone)}.</>
               ) : (
                 'No timed pause.'
               )}{' '}
-              Your device’s local time.
+              {timeZone
+                ? `The yard’s local time (${timeZone.replace(/_/g, ' ')}).`
+                : 'Your device’s local time.'}
             </p>
           </div>
           <div class="row">
             <button
               type="button"
-              disabled={busy || fromLocalInput(pauseText) === null}
+              disabled={busy || fromLocalInput(pauseText, timeZone) === null}
               onClick={() => {
-                const epoch = fromLocalInput(pauseText);
+                const epoch = fromLocalInput(pauseText, timeZone);
                 if (epoch === null) return;
                 void act(
                   'pause',
                   { kind: 'set_pause_until', epoch },
-                  `Watering is paused until ${formatDateTime(epoch)}.`,
+                  `Watering is paused until ${formatDateTime(epoch, timeZone)}.`,
                 ).then((ok) => ok && setPauseText(''));
               }}
             >
@@ -308,7 +312,7 @@ export function ThresholdsSection() {
               <button
                 type="button"
                 disabled={busy}
-                onClick={() => setPauseText(toLocalInput(Date.now() / 1000 + 86400))}
+                onClick={() => setPauseText(toLocalInput(Date.now() / 1000 + 86400, timeZone))}
               >
                 24 hours from now
               </button>

@@ -8,6 +8,7 @@ import type {
   Zone,
 } from '../zones/irrigation-types';
 import { todayPlanOf, traceOf, type Format } from '../zones/zone-model';
+import { describe, SOIL_TEXT, SPECIES_TEXT, SPRINKLER_TEXT } from '../wizard/catalog';
 
 /**
  * Today's plan for one zone as the FAO-56 chain a person can follow (pure):
@@ -38,6 +39,11 @@ const METHOD: Record<string, string> = {
   hargreaves_samani: 'Hargreaves-Samani',
   reported: 'reported by the forecast',
 };
+
+/** A catalog value by its display name (the wizard's words, held to the server's catalogs). */
+function named(table: Parameters<typeof describe>[0], code: string | null | undefined): string | null {
+  return code ? describe(table, code).label : null;
+}
 
 function words(code: string | null | undefined): string | null {
   return code ? code.replace(/_/g, ' ') : null;
@@ -110,7 +116,7 @@ export function buildMathChain(zone: Zone, snapshot: IrrigationSnapshot, fmt: Fo
     kc === null ? null : kc.toFixed(2),
     complete
       ? [
-          words(inputs.species),
+          named(SPECIES_TEXT, inputs.species),
           inputs.sun_factor !== undefined && inputs.sun_factor !== null && inputs.sun_factor !== 1
             ? `sun factor ${inputs.sun_factor}`
             : null,
@@ -185,8 +191,8 @@ export function buildMathChain(zone: Zone, snapshot: IrrigationSnapshot, fmt: Fo
       'TAW (water the root zone holds)',
       depth(taw),
       [
-        words(inputs.soil_texture),
-        finite(inputs.root_depth_mm) !== null ? `roots ${inputs.root_depth_mm} mm` : null,
+        named(SOIL_TEXT, inputs.soil_texture),
+        finite(inputs.root_depth_mm) !== null ? `roots ${fmt('depth_mm', inputs.root_depth_mm)}` : null,
       ]
         .filter(Boolean)
         .join(', ') || null,
@@ -212,7 +218,7 @@ export function buildMathChain(zone: Zone, snapshot: IrrigationSnapshot, fmt: Fo
     'Throughput (sprinkler precipitation rate)',
     rate === null ? null : `${fmt('depth_mm', rate)}/h`,
     [
-      words(inputs.sprinkler_type),
+      named(SPRINKLER_TEXT, inputs.sprinkler_type),
       inputs.precip_rate_source ? words(inputs.precip_rate_source) : null,
       efficiency !== null ? `${Math.round(efficiency * 100)}% capture efficiency` : null,
     ]

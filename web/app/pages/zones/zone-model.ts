@@ -67,26 +67,36 @@ export interface Gauge {
   text: string;
 }
 
+/** The narrowest the proven range is drawn (percent of the bar), so a narrow range stays visible. */
+const MIN_RANGE_PCT = 3;
+
 /** Geometry and wording of the bucket gauge: depletion against the trigger (RAW) and capacity (TAW). */
 export function bucketGauge(d: Depletion, fmt: Format): Gauge {
   const pct = (mm: number) => (d.taw && d.taw > 0 ? clamp((mm / d.taw) * 100, 0, 100) : 0);
   const capacity = d.taw !== null ? `${fmt('depth_mm', d.taw)} capacity` : 'capacity unknown';
   const trigger = d.raw !== null ? `waters at ${fmt('depth_mm', d.raw)}` : 'trigger unknown';
   const known = d.taw !== null && d.taw > 0;
-  if (d.exact !== null) {
+  // A range whose ends read the same in the user's units is, as shown, one value.
+  const collapsed = d.range !== null && fmt('depth_mm', d.range[0]) === fmt('depth_mm', d.range[1]);
+  const exact = d.exact ?? (collapsed && d.range ? d.range[0] : null);
+  if (exact !== null) {
+    const empty = known && d.taw !== null && exact >= d.taw;
     return {
-      fillPct: known ? pct(d.exact) : null,
+      fillPct: known ? pct(exact) : null,
       rangePct: null,
       markPct: known && d.raw !== null ? pct(d.raw) : null,
-      due: d.raw !== null ? d.exact >= d.raw : null,
-      text: `${fmt('depth_mm', d.exact)} dry of ${capacity} · ${trigger}`,
+      due: d.raw !== null ? exact >= d.raw : null,
+      text: empty
+        ? `Completely dry: ${fmt('depth_mm', exact)} below full, all of its ${capacity} · ${trigger}`
+        : `${fmt('depth_mm', exact)} dry of ${capacity} · ${trigger}`,
     };
   }
   if (d.range) {
     const [lo, hi] = d.range;
+    const width = Math.max(MIN_RANGE_PCT, pct(hi) - pct(lo));
     return {
       fillPct: null,
-      rangePct: known ? [pct(lo), pct(hi)] : null,
+      rangePct: known ? [Math.min(pct(lo), 100 - width), Math.min(pct(lo), 100 - width) + width] : null,
       markPct: known && d.raw !== null ? pct(d.raw) : null,
       due: d.raw !== null && lo >= d.raw ? true : d.raw !== null && hi < d.raw ? false : null,
       text: `Between ${fmt('depth_mm', lo)} and ${fmt('depth_mm', hi)} dry (exact value unknown) of ${capacity} · ${trigger}`,
@@ -101,10 +111,14 @@ export function bucketGauge(d: Depletion, fmt: Format): Gauge {
   };
 }
 
-/** Planned seconds are a plan, not delivered water; 0 is a real "nothing planned". */
+/**
+ * Planned seconds are a plan, not delivered water; 0 is a real "nothing
+ * planned". They are the zone's figure for the next run window still to come
+ * (tomorrow's once today's has closed), as the snapshot gives them.
+ */
 export function plannedText(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return 'unknown';
-  if (seconds <= 0) return 'none today';
+  if (seconds <= 0) return 'none planned';
   return formatDuration(seconds);
 }
 

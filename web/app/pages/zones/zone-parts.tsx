@@ -55,7 +55,7 @@ export function BucketGauge({ zone }: { zone: Zone }) {
             class="range"
             style={{
               left: `${gauge.rangePct[0]}%`,
-              width: `${Math.max(1, gauge.rangePct[1] - gauge.rangePct[0])}%`,
+              width: `${gauge.rangePct[1] - gauge.rangePct[0]}%`,
             }}
           />
         )}

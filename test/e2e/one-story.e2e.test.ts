@@ -1,0 +1,190 @@
+import type { Browser } from 'playwright-core';
+import { apiCall } from './helpers/api';
+import { DESKTOP, launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { expect as pwExpect } from './helpers/expect';
+import { startDemo, type Instance } from './helpers/instance';
+import { measureLayoutShift } from './helpers/layout-shift';
+
+/**
+ * The web app tells one story (issue 18), in Debian Chromium against a real
+ * demo (bin/raincheck, DEMO=1, New York): the dashboard says which zones are
+ * due, held or unknown as the snapshot has them; times are the yard's on a
+ * browser in Tokyo; every view is in one unit system; a pause is recorded as
+ * the pause; and the dashboard's layout does not shift (CLS under 0.1).
+ */
+
+jest.setTimeout(120_000);
+
+interface ZoneVerdict {
+  zone: string;
+  name: string;
+  verdict: string;
+  water_need: string;
+  planned_seconds: number;
+}
+
+let instance: Instance;
+let browser: Browser;
+const watched: WatchedPage[] = [];
+
+async function page(viewport = DESKTOP, timezoneId?: string): Promise<WatchedPage> {
+  const opened = await openPage(browser, viewport, 'light', timezoneId);
+  watched.push(opened);
+  return opened;
+}
+
+async function setUnits(units: 'imperial' | 'metric'): Promise<void> {
+  const config = await apiCall<{ deployment: Record<string, unknown> }>(instance.url, 'api/v1/config');
+  config.body.deployment.units = units;
+  const saved = await apiCall(instance.url, 'api/v1/config', { method: 'PUT', json: config.body });
+  expect(saved.status).toBe(200);
+}
+
+async function act(body: object): Promise<void> {
+  const res = await apiCall(instance.url, 'api/v1/irrigation/action', { json: body });
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  instance = await startDemo();
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  const problems = watched.flatMap((w) => w.problems);
+  for (const w of watched.splice(0)) await w.context.close();
+  expect(problems).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await instance?.stop();
+});
+
+describe('layout shift', () => {
+  it.each([
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ])('the dashboard loads with CLS under 0.1 on a %s', async (name, viewport) => {
+    const measured = await measureLayoutShift(browser, instance.url, viewport);
+    process.stdout.write(`dashboard CLS (${name}): ${measured.cls.toFixed(3)}\n`);
+    expect({ cls: measured.cls, shifts: measured.cls < 0.1 ? [] : measured.shifts }).toEqual({
+      cls: expect.any(Number),
+      shifts: [],
+    });
+    expect(measured.cls).toBeLessThan(0.1);
+  });
+});
+
+describe('the dashboard says where each zone stands', () => {
+  it('lists the zones the snapshot calls due, held and unknown, and never that no zone needs water', async () => {
+    const snapshot = await apiCall<{ zone_verdicts: ZoneVerdict[] }>(
+      instance.url,
+      'api/v1/irrigation/snapshot',
+    );
+    const rows = snapshot.body.zone_verdicts;
+    const { page: p } = await page();
+    await p.goto(instance.url);
+    const standings = p.getByTestId('zone-standings');
+    await pwExpect(standings).toBeVisible();
+    const place = (r: ZoneVerdict) =>
+      r.verdict === 'water' && r.planned_seconds > 0
+        ? 'watering'
+        : r.water_need === 'unknown'
+          ? 'unknown'
+          : r.water_need === 'due'
+            ? 'held'
+            : 'notDue';
+    for (const row of rows) {
+      const item = standings.locator(`[data-standing="${place(row)}"] li[data-zone="${row.zone}"]`);
+      await pwExpect(item).toHaveText(new RegExp(row.name));
+      // Each zone links to its page, where its soil state can be declared.
+      await pwExpect(item.getByRole('link', { name: row.name })).toHaveAttribute(
+        'href',
+        new RegExp(`zones/${row.zone}$`),
+      );
+    }
+    const dueOrUnknown = rows.filter((r) => ['held', 'unknown'].includes(place(r)));
+    expect(dueOrUnknown.length).toBeGreaterThan(0);
+    await pwExpect(p.getByTestId('next-run')).not.toBeEmpty();
+    expect(await p.getByTestId('next-run').innerText()).not.toMatch(/no zone needs water/);
+    if (rows.some((r) => place(r) === 'unknown')) {
+      await pwExpect(standings.locator('[data-standing="unknown"]')).toHaveText(/declare its soil state/);
+    }
+  });
+});
+
+describe('one unit system per view', () => {
+  it('shows imperial everywhere by default and metric everywhere once chosen, reasons included', async () => {
+    const { page: p } = await page();
+    await p.goto(new URL('zones', instance.url).href);
+    const cards = p.locator('article.zone-card');
+    await pwExpect(cards.first()).toBeVisible();
+    await pwExpect(cards.first().locator('.bucket-text')).toHaveText(/in/);
+    const imperial = await p.locator('main').innerText();
+    expect(imperial).not.toMatch(/\d mm\b/);
+    await p.goto(instance.url);
+    await pwExpect(p.getByTestId('zone-standings')).toBeVisible();
+    expect(await p.locator('section.today').innerText()).not.toMatch(/\d mm\b/);
+
+    await setUnits('metric');
+    try {
+      await p.goto(new URL('zones', instance.url).href);
+      await pwExpect(cards.first().locator('.bucket-text')).toHaveText(/mm/);
+      const metric = await p.locator('main').innerText();
+      expect(metric).not.toMatch(/\d in\b|\d in\/h|°F|\bmph\b/);
+      await p.goto(instance.url);
+      await pwExpect(p.getByTestId('zone-standings')).toBeVisible();
+      const today = await p.locator('section.today').innerText();
+      expect(today).not.toMatch(/\d in\b|°F|\bmph\b/);
+      expect(await p.locator('section.week').innerText()).not.toMatch(/\d in\b|°F/);
+    } finally {
+      await setUnits('imperial');
+    }
+  });
+});
+
+describe("the yard's time zone", () => {
+  it('shows a pause end in New York time on a browser in Tokyo, and says so', async () => {
+    // Tomorrow 15:30 UTC: 10:30 in New York in winter (11:30 in summer), 00:30 the next day in Tokyo.
+    const until = Math.floor(Date.now() / 86_400_000 + 1) * 86_400 + 15.5 * 3600;
+    const newYork = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(until * 1000));
+    await act({ kind: 'set_pause_until', epoch: until });
+    try {
+      const { page: p } = await page(DESKTOP, 'Asia/Tokyo');
+      await p.goto(instance.url);
+      await pwExpect(p.getByTestId('yard-time')).toHaveText(/America\/New York/);
+      const verdict = p.getByTestId('verdict');
+      await pwExpect(verdict).toHaveText(/paused until/);
+      const text = await verdict.innerText();
+      const [hour, minute] = newYork.split(':').map(Number) as [number, number];
+      const twelve = `${hour % 12 || 12}:${String(minute).padStart(2, '0')}`;
+      expect(text).toContain(twelve);
+      expect(text).toMatch(/E[SD]T/);
+      expect(text).not.toMatch(/12:30 AM|00:30/);
+    } finally {
+      await act({ kind: 'clear_pause_until' });
+    }
+  });
+});
+
+describe('History names the control behind a verdict change', () => {
+  it('records a pause as the pause, not as the rain rule', async () => {
+    await act({ kind: 'set_pause_until', epoch: Math.floor(Date.now() / 1000) + 86_400 });
+    try {
+      const { page: p } = await page();
+      await p.goto(new URL('history', instance.url).href);
+      const table = p.locator('table', { has: p.locator('caption', { hasText: 'Verdict changes' }) });
+      const paused = table.locator('tr', { has: p.locator('.badge', { hasText: /^Paused$/ }) }).last();
+      await pwExpect(paused.locator('td[data-label="Reason"]')).toHaveAttribute('data-reason', 'paused');
+      await pwExpect(paused.locator('td[data-label="Reason"]')).toHaveText(/Paused.*Irrigation is paused/);
+    } finally {
+      await act({ kind: 'clear_pause_until' });
+    }
+  });
+});
