@@ -12,6 +12,10 @@ import { loadInstallId } from './core/install-id';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
 import { createApp } from './http/app';
+import { removeStaleTempFilesIn } from './core/atomic-write';
+import { PHOTO_DIR } from './photos/store';
+import { defaultHttpLimits, type HttpLimits } from './http/limits';
+import { inList } from './auth/network';
 import type { HttpDeps } from './http/deps';
 import { configRoutes } from './http/routes/config';
 import { healthRoutes } from './http/routes/health';
@@ -23,6 +27,7 @@ import { SseHub } from './http/sse';
 import { requirePrivileged } from './auth/privileged';
 import { AuthService } from './auth/auth-service';
 import { buildPolicy, RequestAuthenticator, type AuthPolicy } from './auth/request-auth';
+import { ownHostNames } from './auth/request-origin';
 import { authRoutes } from './http/routes/auth';
 import { webAppRoutes } from './http/routes/web-app';
 import { ElevationClient } from './location/elevation';
@@ -88,6 +93,8 @@ export interface ServiceOptions {
   mqttRepublishDelayMs?: () => number;
   /** Keys the validated-config cache (ConfigServiceDeps.buildId); tests running from sources inject one. */
   buildId?: string | null;
+  /** HTTP timeouts and caps over the defaults (tests shorten and shrink them). */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface Service {
@@ -123,6 +130,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const health = new HealthRegistry();
   const metrics = new Metrics();
 
+  sweepInterruptedWrites(env.dataDir, logger);
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
 
@@ -284,22 +292,24 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     : null;
   await mqtt?.start();
   if (mqtt) health.provide('mqtt', () => mqtt.health());
-  health.provide('engine', () =>
-    config.current
-      ? irrigation.latestOutput()
-        ? { status: 'ok', note: null }
-        : { status: 'degraded', note: 'the irrigation engine has no answer' }
-      : { status: 'disabled', note: 'no config yet' },
-  );
+  health.provide('engine', () => irrigation.engineHealth());
 
-  const sse = new SseHub(logger);
+  const limits: HttpLimits = { ...defaultHttpLimits(), ...options.httpLimits };
+  const sse = new SseHub(logger, undefined, limits.maxStreams);
   sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
   bus.on('weather.snapshot', (snapshot) => sse.publish('weather', snapshot));
   sse.defineFeed('forecast', { keepAliveMs: 30_000, current: () => forecast.snapshot() });
   bus.on('forecast.snapshot', (snapshot) => sse.publish('forecast', snapshot));
   sse.defineFeed('irrigation', { keepAliveMs: 15_000, current: () => irrigation.snapshot() });
   bus.on('irrigation.snapshot', (snapshot) => sse.publish('irrigation', snapshot));
-  const auth = new AuthService({ store, clock, logger, sessionTtlDays: () => policy().session_ttl_days });
+  const auth = new AuthService({
+    store,
+    clock,
+    logger,
+    bus,
+    sessionTtlDays: () => policy().session_ttl_days,
+  });
+  bus.on('auth.revoked', () => sse.revalidate());
   const policy = authPolicy(config, auth, env);
   const authenticator = new RequestAuthenticator(auth, policy);
   const deps: HttpDeps = {
@@ -330,6 +340,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       hasCredential: (request) => authenticator.hasCredential(request),
     }),
     isAuthenticated: (request) => authenticator.isAuthenticated(request),
+    streamGuard: (request) => authenticator.streamGuard(request),
     authRequired: () => policy().mode === 'required',
     ha: ha.http,
   };
@@ -358,7 +369,12 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       ...webAppRoutes(deps),
       wizardRoutes(deps),
     ],
-    authenticator.gate,
+    {
+      gate: authenticator.gate,
+      limits,
+      clientOf: (request) => authenticator.of(request).client,
+      isTrustedProxy: (peer) => inList(policy().proxies, peer),
+    },
   );
   await app.ready();
   const log = logger.child({ module: 'main' });
@@ -411,6 +427,17 @@ function settleMemoryAfterBoot(): void {
   if (gc) setTimeout(() => [1, 2, 3, 4].forEach(() => gc()), 2000).unref();
 }
 
+/**
+ * Temp files of writes a crash interrupted (core/atomic-write.ts): the data
+ * directory's own files (forecast cache, install id, wizard draft) and zone
+ * photos. The config directory and its snapshots are swept by ConfigService.
+ */
+function sweepInterruptedWrites(dataDir: string, logger: Logger): void {
+  const removed = removeStaleTempFilesIn(dataDir) + removeStaleTempFilesIn(join(dataDir, PHOTO_DIR));
+  if (removed > 0)
+    logger.child({ module: 'main' }).warn({ removed }, 'removed temp files of interrupted writes');
+}
+
 function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarService {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = require('./radar/radar-service') as typeof import('./radar/radar-service');
@@ -446,6 +473,7 @@ function authPolicy(config: ConfigService, auth: AuthService, env: RuntimeEnv): 
       addon,
       requireWithoutConfig: setup,
       configPresent: applied !== null,
+      ownHostNames: ownHostNames(addon),
     });
     cached = { applied, setup, policy };
     return policy;

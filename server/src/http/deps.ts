@@ -14,7 +14,7 @@ import type { ActionExecutor } from '../irrigation/action-executor';
 import type { CatalogView } from '../ha/entities/descriptor';
 import type { HaSiteFacts } from '../ha/ha-facts';
 import type { HaLink } from '../ha/ha-link';
-import type { SseHub } from './sse';
+import type { SseHub, StreamGuard } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
 export interface HttpDeps {
@@ -50,6 +50,12 @@ export interface HttpDeps {
   privileged: preHandlerAsyncHookHandler;
   /** True when the request carries valid credentials or auth is disabled (completed by the auth issue). */
   isAuthenticated: (request: FastifyRequest) => boolean;
+  /**
+   * For a stream: a check that stays true while the credential it was opened
+   * with (an API token, a session) is valid; null when access does not rest on
+   * one (auth disabled, a trusted network, a proxy identity).
+   */
+  streamGuard: (request: FastifyRequest) => StreamGuard | null;
   authRequired: () => boolean;
   /** Home Assistant, when the environment configures it (absent or link null: standalone). */
   ha?: HttpHaDeps;

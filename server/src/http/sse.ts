@@ -6,6 +6,12 @@ import type { Logger } from '../core/logger';
  * forecast). Each publish serialises once and writes to every client. A client
  * that cannot keep up is dropped instead of buffering without bound: it
  * reconnects and gets the current snapshot, which is all it needs.
+ *
+ * A stream opened on the strength of a credential (an API token, a session)
+ * carries a check of that credential: `revalidate()` (called when a
+ * credential is revoked) and every keep-alive tick (a session that expired)
+ * end the streams whose credential is no longer valid. At most `maxStreams`
+ * streams are open at once, so idle streams cannot take every connection.
  */
 
 export interface FeedOptions {
@@ -14,6 +20,9 @@ export interface FeedOptions {
   /** The snapshot a new client receives at once; null when there is none yet. */
   current?: () => unknown;
 }
+
+/** True while the credential that opened a stream is still valid. */
+export type StreamGuard = () => boolean;
 
 interface Feed {
   options: FeedOptions;
@@ -27,13 +36,21 @@ export const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export class SseHub {
   private readonly feeds = new Map<string, Feed>();
+  private readonly guards = new Map<ServerResponse, StreamGuard>();
   private readonly log: Logger;
+  private open = 0;
 
   constructor(
     logger: Logger,
     private readonly maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES,
+    private readonly maxStreams = Number.POSITIVE_INFINITY,
   ) {
     this.log = logger.child({ module: 'sse' });
+  }
+
+  /** Another stream may open (below `maxStreams`). */
+  hasRoom(): boolean {
+    return this.open < this.maxStreams;
   }
 
   defineFeed(name: string, options: FeedOptions): void {
@@ -51,8 +68,13 @@ export class SseHub {
    * Subscribes a client to a feed. Works on the raw node request and response
    * (a fastify route calls `reply.hijack()` first), so any server can use it.
    */
-  subscribe(name: string, req: IncomingMessage, res: ServerResponse): void {
-    this.attach(this.feed(name), req, res);
+  subscribe(name: string, req: IncomingMessage, res: ServerResponse, guard?: StreamGuard): void {
+    this.attach(this.feed(name), req, res, guard);
+  }
+
+  /** Ends every stream whose credential is no longer valid (a token revoked, a session ended). */
+  revalidate(): void {
+    for (const [client, guard] of this.guards) if (!guard()) this.end(client);
   }
 
   /** Sends a `snapshot` event to every client of the feed. */
@@ -74,6 +96,7 @@ export class SseHub {
       for (const client of feed.clients) client.end();
       feed.clients.clear();
     }
+    this.guards.clear();
   }
 
   private feed(name: string): Feed {
@@ -82,7 +105,7 @@ export class SseHub {
     return feed;
   }
 
-  private attach(feed: Feed, req: IncomingMessage, res: ServerResponse): void {
+  private attach(feed: Feed, req: IncomingMessage, res: ServerResponse, guard?: StreamGuard): void {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -92,7 +115,13 @@ export class SseHub {
     res.flushHeaders();
     req.socket.setNoDelay(true);
     feed.clients.add(res);
-    res.on('close', () => feed.clients.delete(res));
+    this.open += 1;
+    if (guard) this.guards.set(res, guard);
+    res.on('close', () => {
+      feed.clients.delete(res);
+      this.guards.delete(res);
+      this.open -= 1;
+    });
     this.write(feed, res, 'retry: 5000\n\n');
     const current = feed.options.current?.();
     if (current !== undefined && current !== null) {
@@ -101,7 +130,17 @@ export class SseHub {
   }
 
   private keepAlive(feed: Feed): void {
-    for (const client of feed.clients) this.write(feed, client, ': keep-alive\n\n');
+    for (const client of feed.clients) {
+      const guard = this.guards.get(client);
+      if (guard && !guard()) this.end(client);
+      else this.write(feed, client, ': keep-alive\n\n');
+    }
+  }
+
+  /** Ends a stream; EventSource reconnects and meets the auth gate like any new request. */
+  private end(client: ServerResponse): void {
+    this.guards.delete(client);
+    client.end();
   }
 
   private write(feed: Feed, client: ServerResponse, frame: string): void {

@@ -11,10 +11,13 @@ import { subscribe } from './stream';
  * run, stop and stop_all go through the dispatcher to the controllers.
  */
 
+/** The latest `now_epoch` a simulation takes (2100-01-01): the engine's calendar ends somewhere. */
+export const SIMULATE_EPOCH_MAX = 4_102_444_800;
+
 /** POST /irrigation/simulate body: parts of the engine's input to replace; everything else is live. */
 export const scenarioSchema = lazySchema((z) =>
   z.strictObject({
-    now_epoch: z.number().int().min(0).optional(),
+    now_epoch: z.number().int().min(0).max(SIMULATE_EPOCH_MAX).optional(),
     weather: z.record(z.string(), z.unknown()).optional(),
     forecast: z.record(z.string(), z.unknown()).optional(),
   }),
@@ -22,8 +25,13 @@ export const scenarioSchema = lazySchema((z) =>
 
 export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
   const irrigation = deps.irrigation;
+  // No answer: before a config exists there is nothing to decide; after, the engine failed (health says why).
   const noConfig = () =>
-    new ApiError(409, 'config_absent', 'no config yet: the engine has nothing to decide');
+    deps.config.current
+      ? new ApiError(503, 'engine_unavailable', 'the irrigation engine has no answer; GET /health says why', {
+          note: irrigation.engineHealth().note,
+        })
+      : new ApiError(409, 'config_absent', 'no config yet: the engine has nothing to decide');
   return {
     shared: (scope) => {
       scope.get('/irrigation/snapshot', async () => irrigation.snapshot() ?? Promise.reject(noConfig()));
@@ -46,13 +54,19 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
         if (!current) throw noConfig();
         const { now_epoch, weather, forecast } = parsed.data;
         const live = current.snapshot;
-        const output = irrigation.simulate({
+        const result = irrigation.simulate({
           ...(now_epoch === undefined ? {} : { nowEpoch: now_epoch }),
           ...(weather ? { weather: { ...deps.weather.snapshot(), ...weather } as never } : {}),
           ...(forecast ? { forecast: { ...deps.forecast.snapshot(), ...forecast } as never } : {}),
         });
-        if (!output) throw noConfig();
+        if (!result) throw noConfig();
+        const output = result.output;
+        if (!output) {
+          // The live input computes (checked above), so it is what the scenario replaced.
+          throw badRequest('scenario_unusable', `the engine cannot decide on this scenario: ${result.error}`);
+        }
         return {
+          ...(result.degraded.length > 0 ? { degraded_controls: result.degraded } : {}),
           simulated: true,
           verdict: output.verdict,
           live_verdict: current.verdict,
