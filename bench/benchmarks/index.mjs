@@ -3,6 +3,7 @@ import bundleSize from './bundle-size.mjs';
 import coldStart from './cold-start.mjs';
 import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
+import healthUnderLoad from './health-under-load.mjs';
 import history from './history.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
@@ -34,6 +35,7 @@ export default [
   authThroughput,
   tempestUdpIngest,
   sseFanout,
+  healthUnderLoad,
   forecastArchive,
   engineRecompute,
   ...history,

@@ -78,6 +78,8 @@ import type { MqttPublisher } from './ha/mqtt/publisher';
 
 export const DATABASE_FILE = 'raincheck.db';
 export const FORECAST_CACHE_FILE = 'forecast-cache.json';
+/** How long a graceful stop waits for requests in flight before closing their connections. */
+const SHUTDOWN_GRACE_MS = 3000;
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -396,7 +398,11 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     stop: async () => {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
+      // Requests in flight get a grace period; one a client never finishes (a slow body) does not hold the stop.
+      const cutOff = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cutOff.unref();
       await app.close();
+      clearTimeout(cutOff);
       await mqtt?.stop();
       await scheduler.stop();
       await dispatcher.shutdown();

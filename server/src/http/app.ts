@@ -105,7 +105,7 @@ export function createApp(
   const gate = options.gate;
   // One hook for both: every hook fastify runs costs /info throughput.
   app.addHook('onRequest', async (request, reply) => {
-    if (hasBody(request) && !bodies.admit(request, clientOf(request))) {
+    if (hasBody(request) && !bodies.admit(request, reply, clientOf(request))) {
       reply.header('Retry-After', String(RETRY_BUSY_AFTER_S));
       throw serverBusy();
     }

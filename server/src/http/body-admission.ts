@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors';
 import type { HttpLimits } from './limits';
 
@@ -18,7 +18,7 @@ export class BodyAdmission {
   constructor(private readonly limits: Pick<HttpLimits, 'maxBodies' | 'maxBodiesPerClient'>) {}
 
   /** Counts the request's body in; false when there is no room for it. */
-  admit(request: FastifyRequest, client: string): boolean {
+  admit(request: FastifyRequest, reply: FastifyReply, client: string): boolean {
     const mine = this.perClient.get(client) ?? 0;
     if (this.inFlight >= this.limits.maxBodies || mine >= this.limits.maxBodiesPerClient) return false;
     this.inFlight += 1;
@@ -34,6 +34,7 @@ export class BodyAdmission {
     };
     request.raw.once('end', release);
     request.raw.once('close', release);
+    reply.raw.once('close', release);
     return true;
   }
 

@@ -95,9 +95,12 @@ describe('pause', () => {
     });
   });
 
-  it.each([[1.5], ['1781500000'], [null], [undefined], [Number.POSITIVE_INFINITY]])('refuses epoch %p', (epoch) => {
-    expect(errorOf({ kind: 'set_pause_until', epoch }).code).toBe('invalid_body');
-  });
+  it.each([[1.5], ['1781500000'], [null], [undefined], [Number.POSITIVE_INFINITY]])(
+    'refuses epoch %p',
+    (epoch) => {
+      expect(errorOf({ kind: 'set_pause_until', epoch }).code).toBe('invalid_body');
+    },
+  );
 
   it('takes 0 or an epoch up to 366 days ahead; past epochs hold nothing but are accepted', () => {
     const latest = NOW + 366 * 86400;
