@@ -133,7 +133,7 @@ export default {
     const held = [];
     let service = null;
     try {
-      service = await spawnService(dir);
+      service = await spawnService(dir, { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' });
       await waitFor200(service, '/api/v1/health');
       report('service descriptors', openFileLimit(service.pid));
       report('bench descriptors', openFileLimit(process.pid));

@@ -11,6 +11,7 @@ import { API_PREFIX, LEGACY_API_PREFIX } from '../core/version';
 import type { DomainRoutes } from './deps';
 import { MAX_NESTING, jsonTextTooDeep } from '../core/nesting';
 import { BodyAdmission, RETRY_BUSY_AFTER_S, serverBusy } from './body-admission';
+import { ShedReport } from './load-shedding';
 import { hasBody } from './request-body';
 import { guardConnections } from './connection-guard';
 import { ApiError, errorHandler, notFoundHandler } from './errors';
@@ -101,11 +102,16 @@ export function createApp(
   guardConnections(app.server, limits, options.isTrustedProxy ?? (() => false));
   installBoundedJsonParser(app);
   const bodies = new BodyAdmission(limits);
+  const shedBodies = new ShedReport(
+    logger.child({ module: 'http' }),
+    'request bodies: too many arriving at once',
+  );
   const clientOf = options.clientOf ?? ((request: FastifyRequest) => request.raw.socket.remoteAddress ?? '');
   const gate = options.gate;
   // One hook for both: every hook fastify runs costs /info throughput.
   app.addHook('onRequest', async (request, reply) => {
     if (hasBody(request) && !bodies.admit(request, reply, clientOf(request))) {
+      shedBodies.refuse(request);
       reply.header('Retry-After', String(RETRY_BUSY_AFTER_S));
       throw serverBusy();
     }

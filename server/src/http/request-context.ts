@@ -5,6 +5,7 @@ import type { Logger } from '../core/logger';
 import { maskUrlSecrets } from '../core/log-masking';
 import type { Metrics } from '../core/metrics';
 import type { HttpLimits } from './limits';
+import { isShed } from './load-shedding';
 import { normalizeRequestTarget } from './request-target';
 
 /**
@@ -60,7 +61,8 @@ export function installRequestContext(app: FastifyInstance, metrics: Metrics): v
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     metrics.countRequest(request.method, status);
-    const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+    // Load shedding is summarised once a minute (load-shedding.ts), not logged a line per refusal.
+    const level = isShed(request) ? 'debug' : status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     // The instance is pino (main.ts passes it in), which can say whether a level is on.
     if ((request.log as Logger).isLevelEnabled(level)) {
       const line = {

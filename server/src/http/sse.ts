@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger';
+import { ShedReport } from './load-shedding';
 
 /**
  * One Server-Sent Events hub for the three feeds (weather, irrigation,
@@ -38,6 +40,7 @@ export class SseHub {
   private readonly feeds = new Map<string, Feed>();
   private readonly guards = new Map<ServerResponse, StreamGuard>();
   private readonly log: Logger;
+  private readonly shed: ShedReport;
   private open = 0;
 
   constructor(
@@ -46,11 +49,14 @@ export class SseHub {
     private readonly maxStreams = Number.POSITIVE_INFINITY,
   ) {
     this.log = logger.child({ module: 'sse' });
+    this.shed = new ShedReport(this.log, 'streams: too many open');
   }
 
-  /** Another stream may open (below `maxStreams`). */
-  hasRoom(): boolean {
-    return this.open < this.maxStreams;
+  /** Another stream may open (below `maxStreams`); a request refused for want of room is counted. */
+  hasRoom(request?: FastifyRequest): boolean {
+    if (this.open < this.maxStreams) return true;
+    if (request) this.shed.refuse(request);
+    return false;
   }
 
   defineFeed(name: string, options: FeedOptions): void {

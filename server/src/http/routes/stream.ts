@@ -16,7 +16,7 @@ export function streamRoutes(deps: HttpDeps): DomainRoutes {
  * ends when the credential that opened it stops being valid (deps.streamGuard).
  */
 export function subscribe(deps: HttpDeps, feed: string, request: FastifyRequest, reply: FastifyReply): void {
-  if (!deps.sse.hasRoom()) {
+  if (!deps.sse.hasRoom(request)) {
     reply.header('Retry-After', '30');
     throw new ApiError(503, 'streams_full', 'too many live streams are open; retry shortly');
   }
