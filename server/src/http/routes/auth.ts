@@ -5,7 +5,7 @@ import { lazySchema } from '../../core/zod-lazy';
 import { AuthError, type AuthService, type Identity } from '../../auth/auth-service';
 import { requireSetupAccess } from '../../auth/privileged';
 import { REALM, SESSION_COOKIE, type AuthPolicy, type RequestAuthenticator } from '../../auth/request-auth';
-import type { ConfigService } from '../../config/config-service';
+import { ConfigRejected, type ConfigService } from '../../config/config-service';
 import type { Logger } from '../../core/logger';
 import type { DomainRoutes } from '../deps';
 import { ApiError, badRequest } from '../errors';
@@ -171,6 +171,15 @@ async function requireAuthInConfig(deps: AuthRouteDeps): Promise<void> {
     await deps.config.save(doc, { note: 'owner account created: auth required' });
   } catch (err) {
     deps.logger.child({ module: 'auth' }).error({ err }, 'could not switch auth.mode to required');
+    // The stored config does not validate any more (an environment variable it names went away).
+    if (err instanceof ConfigRejected) {
+      throw new ApiError(
+        422,
+        err.code,
+        `the config could not be switched to auth required: ${err.message}`,
+        err.details,
+      );
+    }
     throw err;
   }
 }
