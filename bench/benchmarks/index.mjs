@@ -5,6 +5,7 @@ import coldStart from './cold-start.mjs';
 import dashboardCls from './dashboard-cls.mjs';
 import engineRecompute from './engine-recompute.mjs';
 import forecastArchive from './forecast-archive.mjs';
+import healthUnderLoad from './health-under-load.mjs';
 import history from './history.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
@@ -38,6 +39,7 @@ export default [
   authThroughput,
   tempestUdpIngest,
   sseFanout,
+  healthUnderLoad,
   forecastArchive,
   engineRecompute,
   ...history,

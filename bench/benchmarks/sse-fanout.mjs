@@ -56,9 +56,9 @@ const AIR_TEMP = /"air_temp_f":(null|-?[0-9.eE+-]+)/;
  * temperature is extracted (a regex, not JSON.parse) so 500 clients cost the
  * bench little per event.
  */
-function subscribe(agent, port, onSnapshot) {
+function subscribe(agent, port, onSnapshot, localAddress) {
   return new Promise((resolve, reject) => {
-    const req = request({ host: HOST, port, path: STREAM, method: 'GET', agent }, (res) => {
+    const req = request({ host: HOST, port, path: STREAM, method: 'GET', agent, localAddress }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         reject(new Error(`${STREAM} answered ${res.statusCode}`));
@@ -87,6 +87,14 @@ function subscribe(agent, port, onSnapshot) {
 }
 
 const fmt = (v) => `${v.toFixed(1)} ms`;
+
+/**
+ * Subscribers come from PER_ADDRESS-sized groups of loopback addresses
+ * (127.0.0.2, 127.0.0.3, ...), as clients on many hosts would: the service
+ * caps connections per client address (http/limits.ts).
+ */
+const PER_ADDRESS = 50;
+const sourceAddress = (client) => `127.0.0.${2 + Math.floor(client / PER_ADDRESS)}`;
 
 export default {
   name: 'sse-fanout',
@@ -145,7 +153,7 @@ export default {
       for (let i = 0; i < SUBSCRIBERS; i += CONNECT_BATCH) {
         const batch = [];
         for (let c = i; c < Math.min(SUBSCRIBERS, i + CONNECT_BATCH); c++) {
-          batch.push(subscribe(agent, service.port, onSnapshot(c)));
+          batch.push(subscribe(agent, service.port, onSnapshot(c), sourceAddress(c)));
         }
         requests.push(...(await Promise.all(batch)));
       }

@@ -30,6 +30,10 @@ import { LogRing } from './core/log-ring';
 import { Restarter, supervisorFrom } from './ops/restart';
 import type { IrrigationSnapshot } from './irrigation/snapshot-schema';
 import { createApp } from './http/app';
+import { removeStaleTempFilesIn } from './core/atomic-write';
+import { PHOTO_DIR } from './photos/store';
+import { defaultHttpLimits, type HttpLimits } from './http/limits';
+import { inList } from './auth/network';
 import type { HttpDeps } from './http/deps';
 import { configRoutes } from './http/routes/config';
 import { healthRoutes } from './http/routes/health';
@@ -41,6 +45,7 @@ import { SseHub } from './http/sse';
 import { requirePrivileged } from './auth/privileged';
 import { AuthService } from './auth/auth-service';
 import { buildPolicy, RequestAuthenticator, type AuthPolicy } from './auth/request-auth';
+import { ownHostNames } from './auth/request-origin';
 import { authRoutes } from './http/routes/auth';
 import { webAppRoutes } from './http/routes/web-app';
 import { ElevationClient } from './location/elevation';
@@ -102,6 +107,8 @@ import { notificationsRoutes } from './http/routes/notifications';
 
 export const DATABASE_FILE = 'raincheck.db';
 export const FORECAST_CACHE_FILE = 'forecast-cache.json';
+/** How long a graceful stop waits for requests in flight before closing their connections. */
+const SHUTDOWN_GRACE_MS = 3000;
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -125,6 +132,8 @@ export interface ServiceOptions {
   logRing?: LogRing;
   /** POST /system/restart in exit mode: graceful stop and exit 0 (run() wires its shutdown; default SIGTERM to self). */
   exit?: () => void;
+  /** HTTP timeouts and caps over the defaults (tests shorten and shrink them). */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface Service {
@@ -168,8 +177,10 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     (kind: string, inner: typeof fetch): typeof fetch =>
       timedFetch(inner, kind, use, metricsFeed.observeFetch, () => clock.nowMs());
 
-  // A database a restore staged swaps in before the store opens it (ops/restore/staged.ts).
+  // Temp files and a restore's work dir a crash left; then a database a restore staged
+  // swaps in before the store opens it (ops/restore/staged.ts).
   removeLeftovers(env.dataDir);
+  sweepInterruptedWrites(env.dataDir, logger);
   applyStagedRestore(env.dataDir, DATABASE_FILE, logger);
   if (adoptDatabaseSnapshot(env.dataDir, DATABASE_FILE)) {
     logger.child({ module: 'restore' }).warn('restored the database from a Home Assistant backup');
@@ -421,22 +432,24 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     : null;
   await mqtt?.start();
   if (mqtt) health.provide('mqtt', () => mqtt.health());
-  health.provide('engine', () =>
-    config.current
-      ? irrigation.latestOutput()
-        ? { status: 'ok', note: null }
-        : { status: 'degraded', note: 'the irrigation engine has no answer' }
-      : { status: 'disabled', note: 'no config yet' },
-  );
+  health.provide('engine', () => irrigation.engineHealth());
 
-  const sse = new SseHub(logger);
+  const limits: HttpLimits = { ...defaultHttpLimits(), ...options.httpLimits };
+  const sse = new SseHub(logger, undefined, limits.maxStreams);
   sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
   bus.on('weather.snapshot', (snapshot) => sse.publish('weather', snapshot));
   sse.defineFeed('forecast', { keepAliveMs: 30_000, current: () => forecast.snapshot() });
   bus.on('forecast.snapshot', (snapshot) => sse.publish('forecast', snapshot));
   sse.defineFeed('irrigation', { keepAliveMs: 15_000, current: () => irrigation.snapshot() });
   bus.on('irrigation.snapshot', (snapshot) => sse.publish('irrigation', snapshot));
-  const auth = new AuthService({ store, clock, logger, sessionTtlDays: () => policy().session_ttl_days });
+  const auth = new AuthService({
+    store,
+    clock,
+    logger,
+    bus,
+    sessionTtlDays: () => policy().session_ttl_days,
+  });
+  bus.on('auth.revoked', () => sse.revalidate());
   const policy = authPolicy(config, auth, env);
   const authenticator = new RequestAuthenticator(auth, policy);
   const deps: HttpDeps = {
@@ -470,6 +483,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       hasCredential: (request) => authenticator.hasCredential(request),
     }),
     isAuthenticated: (request) => authenticator.isAuthenticated(request),
+    streamGuard: (request) => authenticator.streamGuard(request),
     authRequired: () => policy().mode === 'required',
     ha: ha.http,
     notify,
@@ -521,7 +535,12 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
           }),
       ),
     ],
-    authenticator.gate,
+    {
+      gate: authenticator.gate,
+      limits,
+      clientOf: (request) => authenticator.of(request).client,
+      isTrustedProxy: (peer) => inList(policy().proxies, peer),
+    },
   );
   await app.ready();
   const log = logger.child({ module: 'main' });
@@ -564,7 +583,11 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
       await mdns.stop();
+      // Requests in flight get a grace period; one a client never finishes (a slow body) does not hold the stop.
+      const cutOff = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      cutOff.unref();
       await app.close();
+      clearTimeout(cutOff);
       await mqtt?.stop();
       await notify.stop();
       await digest?.stop();
@@ -597,6 +620,17 @@ function settleMemoryAfterBoot(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   // A few full collections in a row also let V8 shrink the heap it committed while booting.
   if (gc) setTimeout(() => [1, 2, 3, 4].forEach(() => gc()), 2000).unref();
+}
+
+/**
+ * Temp files of writes a crash interrupted (core/atomic-write.ts): the data
+ * directory's own files (forecast cache, install id, wizard draft) and zone
+ * photos. The config directory and its snapshots are swept by ConfigService.
+ */
+function sweepInterruptedWrites(dataDir: string, logger: Logger): void {
+  const removed = removeStaleTempFilesIn(dataDir) + removeStaleTempFilesIn(join(dataDir, PHOTO_DIR));
+  if (removed > 0)
+    logger.child({ module: 'main' }).warn({ removed }, 'removed temp files of interrupted writes');
 }
 
 function loadRadar(deps: ConstructorParameters<typeof RadarService>[0]): RadarService {
@@ -664,6 +698,7 @@ function authPolicy(config: ConfigService, auth: AuthService, env: RuntimeEnv): 
       addon,
       requireWithoutConfig: setup,
       configPresent: applied !== null,
+      ownHostNames: ownHostNames(addon),
     });
     cached = { applied, setup, policy };
     return policy;

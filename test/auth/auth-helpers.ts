@@ -18,15 +18,17 @@ export interface RawRequest {
   headers?: Record<string, string>;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as is (with the caller's content type and length headers), instead of `body`. */
+  rawBody?: string | Buffer;
   /** Resolve on the response head and drop the connection (SSE streams never end). */
   headersOnly?: boolean;
 }
 
 /** One request on its own connection (no keep-alive pool left behind), from 127.0.0.1. */
 export function send(port: number, options: RawRequest): Promise<RawResponse> {
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const headers: Record<string, string> = { ...options.headers };
-  if (payload !== undefined) {
+  if (payload !== undefined && options.rawBody === undefined) {
     headers['content-type'] = 'application/json';
     headers['content-length'] = String(Buffer.byteLength(payload));
   }

@@ -408,14 +408,19 @@ describe('Origin check (spec 5.6)', () => {
       .expect(200);
   });
 
-  it('does not check Origin while auth is disabled', async () => {
+  it('checks Origin while auth is disabled too (issue 16; test/hardening/origin-host.test.ts)', async () => {
     const booted = await boot({ mode: 'disabled' });
     const res = await request(booted.service.server)
       .post('/api/v1/auth/login')
       .set('Origin', 'http://evil.example')
       .send({});
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('invalid_body');
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('origin_mismatch');
+    const same = await request(booted.service.server)
+      .post('/api/v1/auth/login')
+      .set('Origin', `http://127.0.0.1:${booted.port}`)
+      .send({});
+    expect(same.body.code).toBe('invalid_body');
   });
 });
 

@@ -19,8 +19,11 @@ import { configToml, json, seedOwner, send, type AuthToml, type SeededOwner } fr
 
 type Mode = 'disabled' | 'required';
 
-/** public: spec 5.5; public-until-setup: /setup, /api/v1/wizard/*; privileged: spec 5.8. */
-type Access = 'public' | 'public-until-setup' | 'protected' | 'privileged';
+/**
+ * public: spec 5.5; public-until-setup: /setup, /api/v1/wizard/*; privileged: spec 5.8;
+ * setup: public at the gate, then the network rules of 5.8 in both modes (issue 16).
+ */
+type Access = 'public' | 'public-until-setup' | 'protected' | 'privileged' | 'setup';
 
 interface PathCase {
   label: string;
@@ -71,6 +74,16 @@ const PATHS: PathCase[] = [
     body: {},
     ok: 404,
     okCode: 'source_unknown',
+  },
+  {
+    // A weak password: a let-through request is refused by the password rule, so no owner is made.
+    label: 'owner setup (weak password)',
+    method: 'POST',
+    path: '/api/v1/auth/setup',
+    access: 'setup',
+    body: { username: 'owner', password: 'short' },
+    ok: 400,
+    okCode: 'password_too_weak',
   },
   { label: 'health', method: 'GET', path: '/api/v1/health', access: 'public', ok: 200 },
   { label: 'metrics', method: 'GET', path: '/metrics', access: 'public', ok: 200 },
@@ -342,7 +355,10 @@ function expectation(mode: Mode, path: PathCase, s: Scenario): Expected {
   // 5.3 and 5.8: trusted networks skip credentials; a trusted proxy's identity is an operator.
   const signedIn = mode === 'disabled' || credential || s.trustedNetwork || s.proxyIdentity;
   // 5.5: public paths; the setup surface only until the first account exists.
-  const isPublic = path.access === 'public' || (path.access === 'public-until-setup' && !s.account);
+  const isPublic =
+    path.access === 'public' ||
+    path.access === 'setup' ||
+    (path.access === 'public-until-setup' && !s.account);
   if (!signedIn && !isPublic) {
     // 5.4: an HTML GET is sent to /login; everything else gets 401.
     return path.html
@@ -353,6 +369,7 @@ function expectation(mode: Mode, path: PathCase, s: Scenario): Expected {
     const refusal = privilegedRefusal(mode, s, credential);
     if (refusal) return { ...refusal, signedIn };
   }
+  if (path.access === 'setup' && setupRefused(s)) return { status: 403, code: 'setup_forbidden', signedIn };
   return { status: path.ok, code: path.okCode, signedIn };
 }
 
@@ -368,6 +385,13 @@ function privilegedRefusal(
   if (s.forwardedUntrusted) return PEER_IS_LOOPBACK ? null : { status: 401, code: 'unauthorized' };
   // ... otherwise loopback and private clients pass, internet clients do not.
   return s.client === 'public' ? { status: 403, code: 'privileged_public_client' } : null;
+}
+
+/** Owner setup: where 5.8 lets an auth-disabled instance change itself, in both modes; no credential helps. */
+function setupRefused(s: Scenario): boolean {
+  if (s.proxyIdentity || s.trustedNetwork) return false;
+  if (s.forwardedUntrusted) return !PEER_IS_LOOPBACK;
+  return s.client === 'public';
 }
 
 interface Row {
@@ -410,7 +434,14 @@ const NOT_STORED: SeededOwner = {
 };
 
 const instances = new Map<string, Instance>();
-const keyOf = (mode: Mode, network: Network, account: boolean) => `${mode}/${network}/${account}`;
+/**
+ * Setup and login share one limiter (10 a minute per client, spec 8): the setup rows get
+ * instances of their own, so neither row set runs into the other's attempts.
+ */
+type Limiter = 'login' | 'setup';
+const limiterOf = (path: PathCase): Limiter => (path.access === 'setup' ? 'setup' : 'login');
+const keyOf = (mode: Mode, network: Network, account: boolean, limiter: Limiter) =>
+  `${mode}/${network}/${account}/${limiter}`;
 
 // A fake web build, so the pages answer the same whether or not `npm run build` made dist/web.
 const WEB_DIR = fs.mkdtempSync(join(os.tmpdir(), 'raincheck-matrix-web-'));
@@ -421,9 +452,15 @@ beforeAll(async () => {
   fs.writeFileSync(join(WEB_DIR, 'index.html'), '<html><head><base href="./" /></head></html>');
   fs.writeFileSync(join(WEB_DIR, 'pkg', 'app.js'), 'export {};');
   process.env.RAINCHECK_WEB_DIR = WEB_DIR;
-  const needed = new Set(MODES.flatMap((mode) => SCENARIOS.map((s) => keyOf(mode, s.network, s.account))));
+  const needed = new Set(
+    MODES.flatMap((mode) =>
+      SCENARIOS.flatMap((s) =>
+        (['login', 'setup'] as const).map((l) => keyOf(mode, s.network, s.account, l)),
+      ),
+    ),
+  );
   for (const key of needed) {
-    const [mode, network, account] = key.split('/') as [Mode, Network, string];
+    const [mode, network, account] = key.split('/') as [Mode, Network, string, Limiter];
     const booted = await bootService({ configToml: configToml({ mode, ...NETWORKS[network] }) });
     const owner = account === 'true' ? await seedOwner(booted.service) : null;
     instances.set(key, { booted, owner });
@@ -442,7 +479,7 @@ afterAll(async () => {
 
 describe('auth access matrix (spec 5)', () => {
   it.each(ROWS)('$title', async ({ mode, path, scenario, expected }) => {
-    const instance = instances.get(keyOf(mode, scenario.network, scenario.account));
+    const instance = instances.get(keyOf(mode, scenario.network, scenario.account, limiterOf(path)));
     if (!instance) throw new Error('instance not booted');
     const { booted, owner } = instance;
     const headers: Record<string, string> = {};

@@ -20,7 +20,10 @@ afterEach(async () => {
   for (const peer of peers.splice(0)) await peer.close();
 });
 
-const FAR_FUTURE = 4102444800; // 2100-01-01T00:00:00Z
+/** A pause end two months ahead, on the hour (a pause reaches at most 366 days ahead). */
+const PAUSE_END = Math.floor(Date.now() / 3_600_000) * 3600 + 60 * 86400;
+/** How HA shows it: local date and time (the timestamp attribute is what is read). */
+const PAUSE_END_STATE = new Date(PAUSE_END * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 async function startPeer(states: PeerStateInput[], port?: number): Promise<HaPeer> {
   const peer = await HaPeer.start({ states, ...(port === undefined ? {} : { port }) });
@@ -94,8 +97,8 @@ describe('HA helper adoption', () => {
       [
         {
           entity_id: 'input_datetime.irrigation_pause_until',
-          state: '2099-12-31 17:00:00',
-          attributes: { has_date: true, has_time: true, timestamp: FAR_FUTURE },
+          state: PAUSE_END_STATE,
+          attributes: { has_date: true, has_time: true, timestamp: PAUSE_END },
         },
         { entity_id: 'input_select.irrigation_override_tomorrow', state: 'unavailable' },
         { entity_id: 'input_select.irrigation_global_override', state: 'Skip' },
@@ -143,7 +146,7 @@ describe('HA helper adoption', () => {
       expect.objectContaining({
         outcome: 'adopted',
         target: 'pause_until_epoch',
-        adopted_value: String(FAR_FUTURE),
+        adopted_value: String(PAUSE_END),
         previous_value: '0',
       }),
     );
@@ -188,7 +191,7 @@ describe('HA helper adoption', () => {
     // The values really apply: the snapshot and the stored controls show them.
     const parsed = irrigationSnapshotSchema.safeParse(after);
     expect(parsed.success ? [] : parsed.error.issues.slice(0, 3)).toEqual([]);
-    expect(after.pause_until_epoch).toBe(FAR_FUTURE);
+    expect(after.pause_until_epoch).toBe(PAUSE_END);
     expect((after.skip_check as { is_paused: boolean }).is_paused).toBe(true);
     expect(windLimit(after)).toBe(12);
     expect(store.controls.get('global_override')).toBe('skip');

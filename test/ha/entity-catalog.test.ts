@@ -277,7 +277,8 @@ describe('command mapping', () => {
   });
 
   it('every body a command maps to is a valid action, and the executor refuses out-of-range values', async () => {
-    const context = { mappedZones: ['front_lawn', 'back_beds'] };
+    // Mid-2029: the pause datetime below (2030-01-01) lies within the accepted 366 days.
+    const context = { mappedZones: ['front_lawn', 'back_beds'], nowEpoch: Date.UTC(2029, 6, 1) / 1000 };
     const controls = entities.filter((e) => e.command && e.platform !== 'valve' && e.platform !== 'button');
     const payloads = (e: EntityDescriptor): string[] => {
       if (e.platform === 'number') return [String(e.min), String(e.max)];

@@ -475,13 +475,14 @@ describe('commands', () => {
 
   it('pause_until takes an ISO time; 0 clears it', async () => {
     const { booted, topics } = await bootDemo();
-    const until2030 = '2030-05-01T12:00:00.000Z';
-    await send(topics, 'pause_until', until2030);
+    // A month ahead, whole seconds (a pause may reach 366 days ahead).
+    const pauseEnd = new Date(Math.floor(Date.now() / 1000 + 30 * 86400) * 1000).toISOString();
+    await send(topics, 'pause_until', pauseEnd);
     await until(
-      async () => (await snapshot(booted)).pause_until_epoch === Date.parse(until2030) / 1000,
+      async () => (await snapshot(booted)).pause_until_epoch === Date.parse(pauseEnd) / 1000,
       'the timed pause',
     );
-    await waitFor(() => last(topics.state('pause_until')) === until2030, 'the pause_until state');
+    await waitFor(() => last(topics.state('pause_until')) === pauseEnd, 'the pause_until state');
     expect((await snapshot(booted)).skip_check.is_paused).toBe(true);
     await send(topics, 'pause_until', '0');
     await until(async () => (await snapshot(booted)).pause_until_epoch === 0, 'the cleared pause');

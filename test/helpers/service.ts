@@ -73,6 +73,10 @@ export async function bootService(options: BootOptions = {}): Promise<BootedServ
     logger: silentLogger(),
     elevation: options.elevation,
     fetch: loopbackOnlyFetch,
+    // POST /system/restart in exit mode signals its own process: in a test that is the jest
+    // runner itself (one worker runs in band on a 2-core machine). Tests of exit mode use a
+    // real child process, or pass their own exit.
+    exit: () => undefined,
     ...options.serviceOptions,
   });
   const port = await service.listen();

@@ -111,15 +111,26 @@ interface Harness {
   port: number;
   server: http.Server;
   clients: SseClient[];
-  connect: () => Promise<SseClient>;
+  connect: (path?: string) => Promise<SseClient>;
 }
 
 let harness: Harness | null = null;
 
-async function start(options: { keepAliveMs?: number; maxBufferedBytes?: number; current?: () => unknown }) {
-  const hub = new SseHub(silentLogger(), options.maxBufferedBytes);
+async function start(options: {
+  keepAliveMs?: number;
+  maxBufferedBytes?: number;
+  maxStreams?: number;
+  current?: () => unknown;
+  /** The credential check of each new stream (the path names the credential: /events?c=<name>). */
+  guard?: (credential: string) => boolean;
+}) {
+  const hub = new SseHub(silentLogger(), options.maxBufferedBytes, options.maxStreams);
   hub.defineFeed('test', { keepAliveMs: options.keepAliveMs ?? 60_000, current: options.current });
-  const server = http.createServer((req, res) => hub.subscribe('test', req, res));
+  const server = http.createServer((req, res) => {
+    const credential = new URL(req.url ?? '/', 'http://x').searchParams.get('c');
+    const guard = options.guard;
+    hub.subscribe('test', req, res, guard && credential ? () => guard(credential) : undefined);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const clients: SseClient[] = [];
@@ -128,8 +139,8 @@ async function start(options: { keepAliveMs?: number; maxBufferedBytes?: number;
     port,
     server,
     clients,
-    connect: async () => {
-      const client = await SseClient.connect(port);
+    connect: async (path?: string) => {
+      const client = await SseClient.connect(port, path);
       clients.push(client);
       // Subscribed once the retry line arrived.
       await client.until(() => client.frames.length > 0);
@@ -263,5 +274,40 @@ describe('SseHub over HTTP', () => {
     const { hub } = await start({});
     expect(() => hub.defineFeed('test', { keepAliveMs: 1000 })).toThrow(/twice/);
     expect(() => hub.publish('nope', {})).toThrow(/not defined/);
+  });
+
+  it('revalidate ends the streams whose credential is gone, and only those', async () => {
+    const revoked = new Set<string>();
+    const { hub, connect } = await start({ guard: (credential) => !revoked.has(credential) });
+    const token = await connect('/events?c=token-1');
+    const other = await connect('/events?c=token-2');
+    const open = await connect('/events');
+    revoked.add('token-1');
+    hub.revalidate();
+    await token.until(() => token.ended);
+    await pause(50);
+    expect([other.ended, open.ended]).toEqual([false, false]);
+    expect(hub.clientCount('test')).toBe(2);
+  });
+
+  it('the keep-alive tick ends a stream whose credential expired meanwhile', async () => {
+    let valid = true;
+    const { hub, connect } = await start({ keepAliveMs: 30, guard: () => valid });
+    const client = await connect('/events?c=session');
+    await client.until(() => client.frames.some((f) => f.comment === 'keep-alive'));
+    valid = false;
+    await client.until(() => client.ended, 2000);
+    expect(hub.clientCount('test')).toBe(0);
+  });
+
+  it('says when no more streams fit and counts closed ones out', async () => {
+    const { hub, connect } = await start({ maxStreams: 2 });
+    const a = await connect();
+    expect(hub.hasRoom()).toBe(true);
+    await connect();
+    expect(hub.hasRoom()).toBe(false);
+    a.destroy();
+    for (let i = 0; i < 100 && !hub.hasRoom(); i += 1) await pause(10);
+    expect(hub.hasRoom()).toBe(true);
   });
 });

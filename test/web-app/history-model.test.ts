@@ -4,6 +4,7 @@ import {
   appliedWater,
   changeReason,
   reasonLabel,
+  sortChanges,
   exportDays,
   filterDaily,
   filterRuns,
@@ -219,5 +220,18 @@ describe('accuracy', () => {
     expect(outcomeLabel(row('unscored', 'reactive_skip'))).toBe(
       'Not scored: skipped for rain already falling',
     );
+  });
+});
+
+describe('sortChanges', () => {
+  it('lists the newest first, and of two changes in one second the later recorded first', () => {
+    // The server's order: oldest first, by epoch then as recorded.
+    const server = [
+      { epoch: 100, verdict: 'skip', previous_verdict: null, reason: 'boot' },
+      { epoch: 200, verdict: 'paused', previous_verdict: 'skip', reason: 'pause 1' },
+      { epoch: 300, verdict: 'skip', previous_verdict: 'paused', reason: 'cleared' },
+      { epoch: 300, verdict: 'paused', previous_verdict: 'skip', reason: 'pause 2' },
+    ];
+    expect(sortChanges(server).map((c) => c.reason)).toEqual(['pause 2', 'cleared', 'pause 1', 'boot']);
   });
 });

@@ -1,4 +1,5 @@
 import { epochSeconds, type Clock } from '../core/clock';
+import type { EventBus } from '../core/bus';
 import type { Logger } from '../core/logger';
 import type { ApiToken } from '../store/tokens';
 import type { Store } from '../store/store';
@@ -33,6 +34,8 @@ export interface AuthServiceDeps {
   clock: Clock;
   logger: Logger;
   sessionTtlDays: () => number;
+  /** Told when a credential stops being valid (`auth.revoked`): open streams it opened are ended. */
+  bus?: EventBus;
 }
 
 const USERNAME = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -84,6 +87,30 @@ export class AuthService {
     return { id: account.id, username: account.username };
   }
 
+  /**
+   * Takes back an owner account whose setup could not finish (the config switch
+   * to auth required or the first session failed to save): setup either happens
+   * whole or not at all. Best effort on a full disk; the account count is read again.
+   */
+  undoSetup(accountId: number): void {
+    const store = this.deps.store;
+    this.complete = null;
+    if (!store) return;
+    try {
+      store.transaction(() => {
+        store.sessions.deleteForAccount(accountId);
+        store.accounts.deleteById(accountId);
+      });
+      this.sessionCache.clear();
+      this.log.warn({ account: accountId }, 'owner setup did not finish: the account was removed again');
+    } catch (err) {
+      this.log.error(
+        { err, account: accountId },
+        'owner setup did not finish and the account could not be removed',
+      );
+    }
+  }
+
   /** A new session for the right password; the same refusal for a wrong user or password. */
   async login(username: string, password: string): Promise<{ secret: string; identity: Identity }> {
     const store = this.requireStore();
@@ -116,11 +143,24 @@ export class AuthService {
     if (identity.kind !== 'session') return;
     this.sessionCache.delete(identity.token_hash);
     this.deps.store?.sessions.delete(identity.token_hash);
+    this.deps.bus?.emit('auth.revoked', { kind: 'session' });
   }
 
   /** The identity a session cookie names, or null (unknown, expired, no database). */
   session(secret: string): Extract<Identity, { kind: 'session' }> | null {
-    const hash = hashSecret(secret);
+    return this.sessionByHash(hashSecret(secret));
+  }
+
+  /**
+   * The credential behind an identity still stands: the session exists and has
+   * not expired, the token has not been revoked. Streams ask this (sse.ts).
+   */
+  stillValid(identity: Identity): boolean {
+    if (identity.kind === 'session') return this.sessionByHash(identity.token_hash) !== null;
+    return this.deps.store?.tokens.exists(identity.token_id) ?? false;
+  }
+
+  private sessionByHash(hash: string): Extract<Identity, { kind: 'session' }> | null {
     const now = this.now();
     const cached = this.sessionCache.get(hash);
     if (cached) {
@@ -186,7 +226,10 @@ export class AuthService {
     const revoked = this.requireStore().tokens.revoke(id);
     // The cache is keyed by hash, which the store does not hand out: drop the id's entries.
     for (const [hash, entry] of this.tokenCache) if (entry?.id === id) this.tokenCache.delete(hash);
-    if (revoked) this.log.info({ token_id: id }, 'API token revoked');
+    if (revoked) {
+      this.log.info({ token_id: id }, 'API token revoked');
+      this.deps.bus?.emit('auth.revoked', { kind: 'token' });
+    }
     return revoked;
   }
 

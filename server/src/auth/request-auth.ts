@@ -4,8 +4,10 @@ import type { BlockList } from 'node:net';
 import type { RaincheckConfig } from '../config/schema';
 import { ApiError } from '../http/errors';
 import type { AuthService, Identity } from './auth-service';
+import type { StreamGuard } from '../http/sse';
 import { buildBlockList, inList, normalizeAddress, resolveClientAddress } from './network';
 import { apiPath, isPublicPath } from './public-paths';
+import { refuseForeignRequest } from './request-origin';
 import { returnPathOf, returnToCookie } from './return-to';
 
 /**
@@ -15,8 +17,8 @@ import { returnPathOf, returnToCookie } from './return-to';
  * (X-Forwarded-For believed only from trusted proxies), the trusted-network
  * bypass and the proxy identity header. The gate refuses what needs
  * credentials when auth is required: 302 to /login for an HTML GET, else 401
- * with `WWW-Authenticate`; and a non-GET whose Origin disagrees with the host
- * (403).
+ * with `WWW-Authenticate`. In both modes it refuses cross-site writes and
+ * writes to a host name this install does not answer to (request-origin.ts).
  */
 
 export const SESSION_COOKIE = 'service_session';
@@ -32,6 +34,8 @@ export interface AuthPolicy {
   proxy_auth_allow: string[];
   proxies: BlockList;
   networks: BlockList;
+  /** Host names a browser may send writes to (request-origin.ts): `auth.allowed_hosts` and this host's names. */
+  allowedHosts: string[];
 }
 
 /** Home Assistant's ingress proxy inside the supervisor network. */
@@ -40,7 +44,13 @@ export const HA_INGRESS_USER_HEADER = 'X-Remote-User-Id';
 
 export function buildPolicy(
   auth: RaincheckConfig['auth'],
-  options: { addon: boolean; requireWithoutConfig: boolean; configPresent: boolean },
+  options: {
+    addon: boolean;
+    requireWithoutConfig: boolean;
+    configPresent: boolean;
+    /** This machine's own names (request-origin.ts ownHostNames). */
+    ownHostNames?: readonly string[];
+  },
 ): AuthPolicy {
   const proxies = options.addon
     ? [...new Set([...auth.trusted_proxies, `${HA_INGRESS_PROXY}/32`])]
@@ -57,6 +67,9 @@ export function buildPolicy(
     proxy_auth_allow: auth.proxy_auth_allow,
     proxies: buildBlockList(proxies),
     networks: buildBlockList(auth.trusted_networks),
+    allowedHosts: [
+      ...new Set([...auth.allowed_hosts.map((name) => name.toLowerCase()), ...(options.ownHostNames ?? [])]),
+    ],
   };
 }
 
@@ -100,11 +113,23 @@ export class RequestAuthenticator {
     return this.of(request).identity !== null;
   }
 
+  /**
+   * For a stream the auth gate let through on a credential: a check that stays
+   * true while that credential is valid. Null when access does not rest on a
+   * credential (auth disabled, a trusted network, a proxy identity).
+   */
+  streamGuard(request: FastifyRequest): StreamGuard | null {
+    if (this.policy().mode === 'disabled') return null;
+    const { identity, trustedNetwork, proxyUser } = this.of(request);
+    if (!identity || trustedNetwork || proxyUser !== null) return null;
+    return () => this.auth.stillValid(identity);
+  }
+
   /** The fastify onRequest hook. */
   gate = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const policy = this.policy();
+    refuseForeignRequest(request, policy);
     if (policy.mode === 'disabled') return;
-    this.refuseForeignOrigin(request, policy);
     // Resolved on public paths too: /health and /auth/status answer by it, and a presented
     // credential costs the same wherever it is sent.
     const authenticated = this.isAuthenticated(request);
@@ -120,11 +145,16 @@ export class RequestAuthenticator {
     throw new ApiError(401, 'unauthorized', 'unauthorized');
   };
 
-  /** `X-Ingress-Path` from a trusted proxy (HA ingress): where the app lives. */
+  /**
+   * `X-Ingress-Path` from a trusted proxy (HA ingress): where the app lives.
+   * Only a path prefix is taken (`/api/hassio_ingress/<token>`): segments of
+   * letters, digits and `_ . -`, never empty, `.` or `..`, so a value like
+   * `//evil.example` cannot turn the login redirect into one to another site.
+   */
   ingressPrefix(request: FastifyRequest): string {
     const value = request.headers['x-ingress-path'];
     if (typeof value !== 'string' || !this.of(request).viaTrustedProxy) return '';
-    return /^\/[A-Za-z0-9/_.-]*$/.test(value) ? value.replace(/\/+$/, '') : '';
+    return isPathPrefix(value) ? value.replace(/\/$/, '') : '';
   }
 
   /** The request arrived over HTTPS (told by a trusted proxy). */
@@ -133,21 +163,6 @@ export class RequestAuthenticator {
     return (
       typeof proto === 'string' && proto.split(',')[0]?.trim() === 'https' && this.of(request).viaTrustedProxy
     );
-  }
-
-  private refuseForeignOrigin(request: FastifyRequest, policy: AuthPolicy): void {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    const peer = normalizeAddress(request.raw.socket.remoteAddress ?? '');
-    const forwardedHost = request.headers['x-forwarded-host'];
-    const host =
-      typeof forwardedHost === 'string' && inList(policy.proxies, peer)
-        ? forwardedHost.split(',')[0]?.trim()
-        : request.headers.host;
-    if (hostOf(origin) !== host?.toLowerCase()) {
-      throw new ApiError(403, 'origin_mismatch', 'cross-origin request refused: Origin does not match Host');
-    }
   }
 
   private resolve(request: FastifyRequest, policy: AuthPolicy): RequestAuth {
@@ -221,10 +236,8 @@ function acceptsHtml(request: FastifyRequest): boolean {
   return typeof accept === 'string' && accept.includes('text/html');
 }
 
-function hostOf(origin: string): string | null {
-  try {
-    return new URL(origin).host.toLowerCase();
-  } catch {
-    return null;
-  }
+const PATH_PREFIX = /^(?:\/[A-Za-z0-9_.-]+)+\/?$/;
+
+function isPathPrefix(value: string): boolean {
+  return PATH_PREFIX.test(value) && !value.split('/').some((segment) => segment === '.' || segment === '..');
 }

@@ -134,6 +134,7 @@ export function demoSeed(
       trusted_networks: [],
       trusted_proxies: [],
       proxy_auth_allow: [],
+      allowed_hosts: [],
     },
   };
   return { document, config };

@@ -249,6 +249,12 @@ function buildSchemas(z: ZodNamespace) {
   });
 
   const cidr = z.string().refine(isCidr, 'expected a CIDR such as 192.168.1.0/24 or fd00::/8');
+  const hostName = z
+    .string()
+    .regex(
+      HOST_NAME_PATTERN,
+      'expected a host name such as raincheck.example.com, or *.example.com for its subdomains',
+    );
 
   const authSchema = z.strictObject({
     mode: z.enum(AUTH_MODES).default('disabled'),
@@ -257,6 +263,8 @@ function buildSchemas(z: ZodNamespace) {
     trusted_proxies: z.array(cidr).default([]),
     proxy_auth_header: z.string().min(1).nullish(),
     proxy_auth_allow: z.array(z.string()).default([]),
+    /** Host names browsers reach this install by, beyond IP addresses, localhost and its own name (docs/auth.md). */
+    allowed_hosts: z.array(hostName).default([]),
   });
 
   const configSchema = z.strictObject({
@@ -310,6 +318,10 @@ export type RaincheckConfig = z.output<typeof configSchema>;
 export type ZoneConfig = z.output<typeof zoneSchema>;
 export type SourceEntry = z.output<typeof sourceSchema>;
 export type ControllerEntry = z.output<typeof controllerSchema>;
+
+/** A DNS name (labels of letters, digits and inner hyphens), optionally `*.` for every subdomain. */
+const HOST_NAME_PATTERN =
+  /^(\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 function isCidr(value: string): boolean {
   const [address, prefix, extra] = value.split('/');

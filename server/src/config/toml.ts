@@ -1,4 +1,5 @@
 import { parse, stringify, TomlError } from 'smol-toml';
+import { MAX_NESTING, valueTooDeep } from '../core/nesting';
 import { isPlainObject, type JsonObject, type JsonValue } from './json-walk';
 
 /**
@@ -17,15 +18,23 @@ export class ConfigParseError extends Error {
   }
 }
 
+/**
+ * Nesting past MAX_NESTING (inline tables and arrays, or dotted keys) is a
+ * parse error: the walkers after the parser recurse (core/nesting.ts).
+ */
 export function parseToml(text: string): JsonObject {
+  let doc: JsonObject;
   try {
-    return parse(text) as unknown as JsonObject;
+    doc = parse(text, { maxDepth: MAX_NESTING }) as unknown as JsonObject;
   } catch (err) {
     if (err instanceof TomlError) {
       throw new ConfigParseError(err.message.split('\n')[0] ?? 'invalid TOML', err.line, err.column);
     }
     throw new ConfigParseError(String(err), null, null);
   }
+  if (valueTooDeep(doc))
+    throw new ConfigParseError(`tables nest deeper than ${MAX_NESTING} levels`, null, null);
+  return doc;
 }
 
 export function toToml(doc: JsonObject): string {

@@ -5,7 +5,8 @@ import { basename, dirname, join } from 'node:path';
  * Writes a file so that a crash at any point leaves either the old or the new
  * content, never a torn one: write a temp file beside it, fsync it, rename it
  * over the target, fsync the directory. Hand-written (not write-file-atomic) so
- * the crash test can stop it between every step.
+ * the crash test can stop it between every step. A write the file system
+ * refuses (ENOSPC, EDQUOT) removes its temp file before the error goes up.
  */
 
 export type AtomicWriteStep = 'open' | 'write' | 'fsync' | 'close' | 'rename' | 'fsync_dir';
@@ -23,23 +24,40 @@ export function writeFileAtomic(
   const temp = join(dirname(path), `${basename(path)}${TEMP_MARK}${process.pid}-${Date.now()}`);
   beforeStep('open');
   const fd = openSync(temp, 'w', 0o600);
+  // A failing file system call (a full disk) removes the temp file; a crash (the hook
+  // throwing, or the process dying) leaves it for the next boot's sweep.
+  const orRemove = <T>(operation: () => T): T => {
+    try {
+      return operation();
+    } catch (err) {
+      removeQuietly(temp);
+      throw err;
+    }
+  };
   try {
     beforeStep('write');
-    if (typeof data === 'string') writeSync(fd, data);
-    else writeAll(fd, data);
+    orRemove(() => (typeof data === 'string' ? writeAll(fd, Buffer.from(data, 'utf8')) : writeAll(fd, data)));
     beforeStep('fsync');
-    fsyncSync(fd);
+    orRemove(() => fsyncSync(fd));
     beforeStep('close');
   } finally {
     closeSync(fd);
   }
   beforeStep('rename');
-  renameSync(temp, path);
+  orRemove(() => renameSync(temp, path));
   beforeStep('fsync_dir');
   syncDirectory(dirname(path));
 }
 
-/** writeSync may write less than asked; binary content (photos) is written until all of it is. */
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone, or the directory is unreadable: the boot sweep tries again
+  }
+}
+
+/** writeSync may write less than asked (a disk filling up): write until all of it is, or it throws. */
 function writeAll(fd: number, data: Uint8Array): void {
   let offset = 0;
   while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
@@ -78,8 +96,12 @@ function removeMatching(dir: string, matches: (name: string) => boolean): number
   let removed = 0;
   for (const name of safeReaddir(dir)) {
     if (!matches(name)) continue;
-    unlinkSync(join(dir, name));
-    removed += 1;
+    try {
+      unlinkSync(join(dir, name));
+      removed += 1;
+    } catch {
+      // not a file of ours (a directory), or already gone: boot goes on
+    }
   }
   return removed;
 }

@@ -28,6 +28,8 @@ export interface BusEvents {
   'ha.facts': SiteFacts;
   /** The retired-helper adoption finished (or its stored records were loaded): the snapshot's `ha_adoption`. */
   'ha.adoption': { entries: HaAdoptionEntry[] };
+  /** A credential stopped being valid (an API token revoked, a session logged out): streams it opened end. */
+  'auth.revoked': { kind: 'token' | 'session' };
 
   // ---- Announcements the owner may be told about (notify/ subscribes; producers never import notify/). ----
 

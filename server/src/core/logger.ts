@@ -1,10 +1,13 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogRing } from './log-ring';
+import { maskUrlSecrets } from './log-masking';
 
 /**
  * The root logger. Every module takes a named child (`logger.child({ module })`)
- * so a reader can filter one domain. Secret-bearing keys are redacted by pino
- * itself, as a second line of defence behind config redaction.
+ * so a reader can filter one domain. Secret-bearing keys and headers are
+ * redacted by pino itself, as a second line of defence behind config
+ * redaction, and a `url` field has its secret query values masked
+ * (log-masking.ts), whatever the level and whoever logs it.
  */
 export type { Logger };
 
@@ -22,7 +25,28 @@ export const REDACTED_LOG_PATHS = [
   '*.auth_token',
   '*.webhook_url',
   'req.headers["x-api-key"]',
+  ...secretHeaderPaths(),
 ];
+
+/** Headers that carry credentials, wherever a log line puts a `headers` object. */
+function secretHeaderPaths(): string[] {
+  const headers = [
+    'authorization',
+    'cookie',
+    '["set-cookie"]',
+    '["proxy-authorization"]',
+    '["x-api-key"]',
+    '["x-raincheck-token"]',
+    '["x-supervisor-token"]',
+  ];
+  const at = (name: string, prefix: string) => `${prefix}${name.startsWith('[') ? '' : '.'}${name}`;
+  return headers.flatMap((name) => [at(name, 'headers'), at(name, '*.headers')]);
+}
+
+/** A `url` field (the request log, an outgoing call) with secret query values masked. */
+function maskUrlField(object: Record<string, unknown>): Record<string, unknown> {
+  return typeof object.url === 'string' ? { ...object, url: maskUrlSecrets(object.url) } : object;
+}
 
 /**
  * fastify announces a listening server once per interface address ("Server
@@ -46,6 +70,7 @@ export function createRootLogger(
     level,
     base: { service: 'raincheck' },
     redact: { paths: REDACTED_LOG_PATHS, censor: '***redacted***' },
+    formatters: { log: maskUrlField },
     timestamp: pino.stdTimeFunctions.isoTime,
     hooks: {
       logMethod(args, method) {

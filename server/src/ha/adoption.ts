@@ -135,7 +135,7 @@ const UNREADABLE_STATES = new Set(['unavailable', 'unknown', '']);
 export function planAdoption(input: AdoptionInput): AdoptionPlan {
   const entries: HaAdoptionEntry[] = [];
   const writes: AdoptionPlan['writes'] = [];
-  const context = { mappedZones: input.zoneSlugs };
+  const context = { mappedZones: input.zoneSlugs, nowEpoch: input.now };
   for (const helper of helpersFor(input.zoneSlugs)) {
     const local = localValue(helper, input);
     const base = {

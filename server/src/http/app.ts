@@ -10,7 +10,13 @@ import type { Metrics } from '../core/metrics';
 import { API_PREFIX, LEGACY_API_PREFIX } from '../core/version';
 import { installCompression } from './compression';
 import type { DomainRoutes } from './deps';
-import { errorHandler, notFoundHandler } from './errors';
+import { MAX_NESTING, jsonTextTooDeep } from '../core/nesting';
+import { BodyAdmission, RETRY_BUSY_AFTER_S, serverBusy } from './body-admission';
+import { ShedReport } from './load-shedding';
+import { hasBody } from './request-body';
+import { guardConnections } from './connection-guard';
+import { ApiError, errorHandler, notFoundHandler } from './errors';
+import { defaultHttpLimits, type HttpLimits } from './limits';
 import {
   installRequestContext,
   REQUEST_ID,
@@ -54,19 +60,30 @@ export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute
 /** Runs on every request before routing decides anything (the auth gate). */
 export type RequestGate = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
+export interface AppOptions {
+  gate?: RequestGate;
+  /** Timeouts and connection caps (limits.ts); defaults from this process's descriptor limit. */
+  limits?: HttpLimits;
+  /** The client address the caps count by (the derived one behind trusted proxies); the TCP peer when absent. */
+  clientOf?: (request: FastifyRequest) => string;
+  /** A peer that relays many clients (not capped per peer). */
+  isTrustedProxy?: (peer: string) => boolean;
+}
+
 export function createApp(
   logger: Logger,
   metrics: Metrics,
   domains: DomainRoutes[],
-  gate?: RequestGate,
+  options: AppOptions = {},
 ): FastifyInstance {
+  const limits = options.limits ?? defaultHttpLimits();
   const app = Fastify({
     loggerInstance: logger.child({ module: 'http' }) as FastifyBaseLogger,
     // Our onResponse hook logs requests (successes at debug); fastify's own lines are off.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'req_id' }),
     // The id is chosen and echoed before fastify sees the request (see serveWithRequestIds).
     genReqId: (req) => (req as RequestWithId)[REQUEST_ID] ?? requestIdOf(req),
-    serverFactory: serveWithRequestIds,
+    serverFactory: (handler) => serveWithRequestIds(handler, limits),
     // One child logger per request costs more than the /info handler itself; log lines that
     // concern a request carry its id explicitly (errors.ts, request-context.ts).
     childLoggerFactory: (logger) => logger,
@@ -84,7 +101,24 @@ export function createApp(
   installCompression(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
-  if (gate) app.addHook('onRequest', gate);
+  guardConnections(app.server, limits, options.isTrustedProxy ?? (() => false));
+  installBoundedJsonParser(app);
+  const bodies = new BodyAdmission(limits);
+  const shedBodies = new ShedReport(
+    logger.child({ module: 'http' }),
+    'request bodies: too many arriving at once',
+  );
+  const clientOf = options.clientOf ?? ((request: FastifyRequest) => request.raw.socket.remoteAddress ?? '');
+  const gate = options.gate;
+  // One hook for both: every hook fastify runs costs /info throughput.
+  app.addHook('onRequest', async (request, reply) => {
+    if (hasBody(request) && !bodies.admit(request, reply, clientOf(request))) {
+      shedBodies.refuse(request);
+      reply.header('Retry-After', String(RETRY_BUSY_AFTER_S));
+      throw serverBusy();
+    }
+    if (gate) await gate(request, reply);
+  });
   const catalog: RegisteredRoute[] = [];
   routeCatalogs.set(app, catalog);
   app.addHook('onRoute', (route) => {
@@ -105,4 +139,25 @@ export function createApp(
     );
   }
   return app;
+}
+
+/**
+ * fastify's own JSON parser (prototype poisoning refused as before) behind a
+ * nesting check on the raw text: a body nested past MAX_NESTING is refused
+ * with 400 `json_too_deep` before anything walks it (core/nesting.ts).
+ */
+function installBoundedJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (jsonTextTooDeep(text)) {
+      done(
+        new ApiError(400, 'json_too_deep', `the JSON body nests deeper than ${MAX_NESTING} levels`),
+        undefined,
+      );
+      return;
+    }
+    parse(request, text, done);
+  });
 }

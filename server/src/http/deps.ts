@@ -18,7 +18,7 @@ import type { CatalogView } from '../ha/entities/descriptor';
 import type { HaSiteFacts } from '../ha/ha-facts';
 import type { HaLink } from '../ha/ha-link';
 import type { NotifyService } from '../notify/notify-service';
-import type { SseHub } from './sse';
+import type { SseHub, StreamGuard } from './sse';
 
 /** What route handlers may use. Built once in main.ts. */
 export interface HttpDeps {
@@ -60,6 +60,12 @@ export interface HttpDeps {
   privileged: preHandlerAsyncHookHandler;
   /** True when the request carries valid credentials or auth is disabled (completed by the auth issue). */
   isAuthenticated: (request: FastifyRequest) => boolean;
+  /**
+   * For a stream: a check that stays true while the credential it was opened
+   * with (an API token, a session) is valid; null when access does not rest on
+   * one (auth disabled, a trusted network, a proxy identity).
+   */
+  streamGuard: (request: FastifyRequest) => StreamGuard | null;
   authRequired: () => boolean;
   /** Notifications: the VAPID key, routing, status and test sends (/push/*, /notifications). */
   notify: NotifyService;

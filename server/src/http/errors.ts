@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasBody } from './request-body';
+import { isStorageFull } from '../core/storage-full';
 
 /**
  * Every failure the service generates answers with one body shape (spec 7):
@@ -38,7 +40,14 @@ export function errorBody(request: FastifyRequest, error: ApiError): Record<stri
   };
 }
 
+/**
+ * A refused request whose body is still arriving (a 401 before the body, a
+ * 413, a 415, a 503 from the body cap) closes its connection after the answer
+ * instead of reading the rest: node would otherwise drain the body to reuse
+ * the socket, and a slow one would hold it as long as the sender likes.
+ */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  if (hasBody(request) && !request.raw.complete && !reply.sent) reply.header('Connection', 'close');
   return reply.status(error.status).send(errorBody(request, error));
 }
 
@@ -70,6 +79,10 @@ const FRAMEWORK_CODES: Record<string, [number, string, string]> = {
 
 function toApiError(error: FastifyError | ApiError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (isStorageFull(error)) {
+    request.log.error({ req_id: request.id, code: error.code }, 'a write failed: the disk is full');
+    return storageFullError();
+  }
   const known = FRAMEWORK_CODES[error.code];
   if (known) return new ApiError(known[0], known[1], known[2]);
   if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
@@ -80,4 +93,13 @@ function toApiError(error: FastifyError | ApiError, request: FastifyRequest): Ap
   }
   request.log.error({ req_id: request.id, err: error }, 'unhandled error');
   return new ApiError(500, 'internal_error', 'internal error; the request id is in the service log');
+}
+
+/** 507: nothing of the write was kept (spec 7 has no code for it; docs/http.md). */
+export function storageFullError(): ApiError {
+  return new ApiError(
+    507,
+    'insufficient_storage',
+    'the disk is full: nothing was saved; free some space on the data volume and retry',
+  );
 }

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../core/logger';
+import { maskUrlSecrets } from '../core/log-masking';
 import type { Metrics } from '../core/metrics';
+import type { HttpLimits } from './limits';
+import { isShed } from './load-shedding';
+import { normalizeRequestTarget } from './request-target';
 
 /**
  * Request ids and request logs. Each request's id is the client's
@@ -26,10 +30,21 @@ export type RequestWithId = IncomingMessage & { [REQUEST_ID]?: string };
 /**
  * The node server under fastify: gives each request its id and sets the
  * response header before routing, so every answer carries it (errors, 404s,
- * hijacked SSE streams) without a per-request hook.
+ * hijacked SSE streams) without a per-request hook; normalises the request
+ * target once for the gate and the router alike (request-target.ts); and
+ * times out requests whose head or body does not arrive (node answers 408).
  */
-export function serveWithRequestIds(handler: RequestListener): Server {
-  return createServer((req, res) => {
+export function serveWithRequestIds(
+  handler: RequestListener,
+  limits: Pick<HttpLimits, 'requestTimeoutMs' | 'headersTimeoutMs' | 'timeoutCheckMs'>,
+): Server {
+  const options = {
+    requestTimeout: limits.requestTimeoutMs,
+    headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+    connectionsCheckingInterval: limits.timeoutCheckMs,
+  };
+  return createServer(options, (req, res) => {
+    if (req.url) req.url = normalizeRequestTarget(req.url);
     const id = requestIdOf(req);
     (req as RequestWithId)[REQUEST_ID] = id;
     res.setHeader(REQUEST_ID_HEADER, id);
@@ -37,18 +52,17 @@ export function serveWithRequestIds(handler: RequestListener): Server {
   });
 }
 
-/** Query values that are credentials (an SSE client's `access_token`) never reach a log line. */
-const SECRET_QUERY = /([?&]access_token=)[^&#]*/gi;
-
+/** Query values that are credentials (`access_token`, `PASSKEY`, a webhook `token`) never reach a log line. */
 export function withoutSecrets(url: string): string {
-  return url.includes('access_token') ? url.replace(SECRET_QUERY, '$1***') : url;
+  return maskUrlSecrets(url);
 }
 
 export function installRequestContext(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     metrics.countRequest(request.method, status);
-    const level = status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
+    // Load shedding is summarised once a minute (load-shedding.ts), not logged a line per refusal.
+    const level = isShed(request) ? 'debug' : status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     // The instance is pino (main.ts passes it in), which can say whether a level is on.
     if ((request.log as Logger).isLevelEnabled(level)) {
       const line = {

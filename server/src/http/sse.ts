@@ -1,12 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger';
 import { jsonBytes } from './encoded-json';
+import { ShedReport } from './load-shedding';
 
 /**
  * One Server-Sent Events hub for the three feeds (weather, irrigation,
  * forecast). Each publish serialises once and writes to every client. A client
  * that cannot keep up is dropped instead of buffering without bound: it
  * reconnects and gets the current snapshot, which is all it needs.
+ *
+ * A stream opened on the strength of a credential (an API token, a session)
+ * carries a check of that credential: `revalidate()` (called when a
+ * credential is revoked) and every keep-alive tick (a session that expired)
+ * end the streams whose credential is no longer valid. At most `maxStreams`
+ * streams are open at once, so idle streams cannot take every connection.
  */
 
 export interface FeedOptions {
@@ -15,6 +23,9 @@ export interface FeedOptions {
   /** The snapshot a new client receives at once; null when there is none yet. */
   current?: () => unknown;
 }
+
+/** True while the credential that opened a stream is still valid. */
+export type StreamGuard = () => boolean;
 
 interface Feed {
   options: FeedOptions;
@@ -35,13 +46,25 @@ function eventFrame(data: unknown): string {
 
 export class SseHub {
   private readonly feeds = new Map<string, Feed>();
+  private readonly guards = new Map<ServerResponse, StreamGuard>();
   private readonly log: Logger;
+  private readonly shed: ShedReport;
+  private open = 0;
 
   constructor(
     logger: Logger,
     private readonly maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES,
+    private readonly maxStreams = Number.POSITIVE_INFINITY,
   ) {
     this.log = logger.child({ module: 'sse' });
+    this.shed = new ShedReport(this.log, 'streams: too many open');
+  }
+
+  /** Another stream may open (below `maxStreams`); a request refused for want of room is counted. */
+  hasRoom(request?: FastifyRequest): boolean {
+    if (this.open < this.maxStreams) return true;
+    if (request) this.shed.refuse(request);
+    return false;
   }
 
   defineFeed(name: string, options: FeedOptions): void {
@@ -59,8 +82,13 @@ export class SseHub {
    * Subscribes a client to a feed. Works on the raw node request and response
    * (a fastify route calls `reply.hijack()` first), so any server can use it.
    */
-  subscribe(name: string, req: IncomingMessage, res: ServerResponse): void {
-    this.attach(this.feed(name), req, res);
+  subscribe(name: string, req: IncomingMessage, res: ServerResponse, guard?: StreamGuard): void {
+    this.attach(this.feed(name), req, res, guard);
+  }
+
+  /** Ends every stream whose credential is no longer valid (a token revoked, a session ended). */
+  revalidate(): void {
+    for (const [client, guard] of this.guards) if (!guard()) this.end(client);
   }
 
   /** Sends a `snapshot` event to every client of the feed. */
@@ -82,6 +110,7 @@ export class SseHub {
       for (const client of feed.clients) client.end();
       feed.clients.clear();
     }
+    this.guards.clear();
   }
 
   private feed(name: string): Feed {
@@ -90,7 +119,7 @@ export class SseHub {
     return feed;
   }
 
-  private attach(feed: Feed, req: IncomingMessage, res: ServerResponse): void {
+  private attach(feed: Feed, req: IncomingMessage, res: ServerResponse, guard?: StreamGuard): void {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -100,7 +129,13 @@ export class SseHub {
     res.flushHeaders();
     req.socket.setNoDelay(true);
     feed.clients.add(res);
-    res.on('close', () => feed.clients.delete(res));
+    this.open += 1;
+    if (guard) this.guards.set(res, guard);
+    res.on('close', () => {
+      feed.clients.delete(res);
+      this.guards.delete(res);
+      this.open -= 1;
+    });
     this.write(feed, res, 'retry: 5000\n\n');
     const current = feed.options.current?.();
     if (current !== undefined && current !== null) {
@@ -109,7 +144,17 @@ export class SseHub {
   }
 
   private keepAlive(feed: Feed): void {
-    for (const client of feed.clients) this.write(feed, client, ': keep-alive\n\n');
+    for (const client of feed.clients) {
+      const guard = this.guards.get(client);
+      if (guard && !guard()) this.end(client);
+      else this.write(feed, client, ': keep-alive\n\n');
+    }
+  }
+
+  /** Ends a stream; EventSource reconnects and meets the auth gate like any new request. */
+  private end(client: ServerResponse): void {
+    this.guards.delete(client);
+    client.end();
   }
 
   private write(feed: Feed, client: ServerResponse, frame: string): void {

@@ -27,7 +27,10 @@ export class ActionExecutor {
   constructor(private readonly deps: ActionExecutorDeps) {}
 
   async execute(body: unknown): Promise<ActionOutcome> {
-    const context = { mappedZones: this.deps.irrigation.zoneSlugs() };
+    const context = {
+      mappedZones: this.deps.irrigation.zoneSlugs(),
+      nowEpoch: epochSeconds(this.deps.clock),
+    };
     const kind = (body as { kind?: unknown } | null | undefined)?.kind;
     if (isValveActionKind(kind)) {
       const parsed = parseValveAction(body as { kind: typeof kind }, context);

@@ -14,6 +14,7 @@ import type { ControlsState } from './controls/types';
 import { ControlsStore, MemoryControlsBackend } from './controls/controls-store';
 import type { ZoneRunningState } from './dispatch/driver';
 import type { EngineInput, EngineOutput } from './engine/types';
+import { computeGuarded, type DegradedControl, type GuardedOutput } from './guarded-compute';
 import type { IrrigationSnapshot } from './snapshot-schema';
 
 /**
@@ -70,6 +71,10 @@ export class IrrigationService implements Module {
   private readonly log: Logger;
   private readonly controls: ControlsStore;
   private latest: EngineOutput | null = null;
+  /** Controls the last computation had to degrade, and the engine's error when nothing computed. */
+  private degraded: DegradedControl[] = [];
+  private failure: string | null = null;
+  private usedControls: ControlsState | null = null;
   /** The verdict last recorded; undefined until read back from the store (a restart is no change). */
   private lastVerdict: string | null | undefined = undefined;
   private lastComputeMs = 0;
@@ -119,10 +124,32 @@ export class IrrigationService implements Module {
     return this.latest;
   }
 
-  /** The engine on a supplied scenario: nothing is stored, announced or dispatched. */
-  simulate(scenario: Scenario): EngineOutput | null {
+  /**
+   * The engine on a supplied scenario: nothing is stored, announced or
+   * dispatched. Null before a config exists; `output` null when the engine
+   * cannot compute the scenario (the error says why).
+   */
+  simulate(scenario: Scenario): GuardedOutput | null {
     const input = this.gather();
-    return input ? this.deps.compute({ ...input, ...scenario }) : null;
+    return input ? computeGuarded(this.deps.compute, { ...input, ...scenario }) : null;
+  }
+
+  /**
+   * Health `engine`: ok while it computes from every stored input; degraded
+   * when a stored control had to be set aside (naming it) or nothing computed.
+   */
+  engineHealth(): { status: 'ok' | 'degraded' | 'disabled'; note: string | null } {
+    if (!this.deps.config()) return { status: 'disabled', note: 'no config yet' };
+    if (!this.latestOutput()) {
+      const why = this.failure ? `: ${this.failure}` : '';
+      return { status: 'degraded', note: `the irrigation engine has no answer${why}` };
+    }
+    if (this.degraded.length === 0) return { status: 'ok', note: null };
+    const which = this.degraded.map((d) => `${d.control} (uses ${d.used})`).join(', ');
+    return {
+      status: 'degraded',
+      note: `a stored control made the engine fail (${this.degraded[0]?.error}); set aside until changed: ${which}`,
+    };
   }
 
   /** Applies a control action (persisted when a database is mounted) and recomputes at once. */
@@ -132,9 +159,9 @@ export class IrrigationService implements Module {
     return this.latest?.snapshot ?? null;
   }
 
-  /** The persisted controls as the engine reads them (pause, overrides, thresholds). */
+  /** The persisted controls as the engine applies them (pause, overrides, thresholds; a degraded one as used). */
   controlsState(): ControlsState {
-    return this.controls.load();
+    return this.degraded.length > 0 && this.usedControls ? this.usedControls : this.controls.load();
   }
 
   zoneSlugs(): string[] {
@@ -159,14 +186,34 @@ export class IrrigationService implements Module {
       this.latest = null;
       return;
     }
+    const guarded = computeGuarded(this.deps.compute, input);
+    this.reportDegradation(guarded);
+    if (!guarded.output) return;
     try {
-      const output = this.withHardware(this.deps.compute(input));
+      const output = this.withHardware(guarded.output);
       this.latest = output;
+      this.usedControls = guarded.controls;
       this.record(output);
       this.deps.bus.emit('irrigation.snapshot', output.snapshot);
     } catch (err) {
-      this.log.error({ err }, 'the irrigation engine failed; keeping the previous answer');
+      this.log.error({ err }, 'the irrigation snapshot could not be completed; keeping the previous answer');
     }
+  }
+
+  /** Logs a change in what the engine could not use (not every recompute). */
+  private reportDegradation(guarded: GuardedOutput): void {
+    const before = JSON.stringify([this.degraded, this.failure]);
+    this.degraded = guarded.degraded;
+    this.failure = guarded.output ? null : guarded.error;
+    if (JSON.stringify([this.degraded, this.failure]) === before) return;
+    if (!guarded.output)
+      this.log.error({ error: guarded.error }, 'the irrigation engine failed; keeping the previous answer');
+    else if (guarded.degraded.length > 0) {
+      this.log.error(
+        { degraded: guarded.degraded },
+        'a stored control made the engine fail; it is set aside until changed',
+      );
+    } else this.log.info('the irrigation engine computes from every stored input again');
   }
 
   private gather(): EngineInput | null {

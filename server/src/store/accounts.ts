@@ -28,6 +28,7 @@ export class AccountsRepository {
   private readonly byUsernameStmt: Statement<[string], Account>;
   private readonly byIdStmt: Statement<[number], Account>;
   private readonly setPasswordStmt: Statement<[string, number]>;
+  private readonly deleteStmt: Statement<[number]>;
 
   constructor(db: Database) {
     this.countStmt = db.prepare<[], number>('SELECT count(*) FROM accounts').pluck();
@@ -42,15 +43,25 @@ export class AccountsRepository {
     );
     this.byIdStmt = db.prepare<[number], Account>(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`);
     this.setPasswordStmt = db.prepare<[string, number]>('UPDATE accounts SET password_hash = ? WHERE id = ?');
+    this.deleteStmt = db.prepare<[number]>('DELETE FROM accounts WHERE id = ?');
   }
 
   count(): number {
     return this.countStmt.get() ?? 0;
   }
 
-  /** Creates the single owner account; null when one already exists (setup answers 409). */
+  /**
+   * Creates the single owner account; null when one already exists (setup answers 409).
+   * `all()` runs the statement to its end, where the commit happens: a commit that fails
+   * (a full disk) throws here instead of handing back a row that was never stored.
+   */
   createOwner(account: NewAccount): Account | null {
-    return this.createOwnerStmt.get(account) ?? null;
+    return this.createOwnerStmt.all(account)[0] ?? null;
+  }
+
+  /** Only to take back a setup that could not finish (AuthService.undoSetup). */
+  deleteById(id: number): boolean {
+    return this.deleteStmt.run(id).changes > 0;
   }
 
   findByUsername(username: string): Account | null {

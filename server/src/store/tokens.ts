@@ -24,6 +24,7 @@ export class TokensRepository {
   private readonly byHashStmt: Statement<[string], ApiToken>;
   private readonly touchStmt: Statement<[number, number]>;
   private readonly revokeStmt: Statement<[number]>;
+  private readonly existsStmt: Statement<[number], number>;
 
   constructor(db: Database) {
     this.insertStmt = db.prepare<[NewApiToken], ApiToken>(
@@ -39,11 +40,23 @@ export class TokensRepository {
       'UPDATE api_tokens SET last_used_epoch = max(coalesce(last_used_epoch, 0), ?) WHERE id = ?',
     );
     this.revokeStmt = db.prepare<[number]>('DELETE FROM api_tokens WHERE id = ?');
+    this.existsStmt = db.prepare<[number], number>('SELECT 1 FROM api_tokens WHERE id = ?').pluck();
   }
 
-  /** Ids are never reused (AUTOINCREMENT), so revoking a stale id cannot hit a newer token. */
+  /**
+   * Ids are never reused (AUTOINCREMENT), so revoking a stale id cannot hit a newer token.
+   * `all()`, not `get()`: with RETURNING the row comes back before the statement ends, and
+   * the autocommit at its end (the write to disk) can still fail; `get()` resets the
+   * statement there and never hears of it, `all()` runs it to the end and throws.
+   */
   create(token: NewApiToken): ApiToken {
-    return this.insertStmt.get(token) as ApiToken;
+    const [row] = this.insertStmt.all(token);
+    if (!row) throw new Error('the token insert returned no row');
+    return row;
+  }
+
+  exists(id: number): boolean {
+    return this.existsStmt.get(id) !== undefined;
   }
 
   list(): ApiToken[] {

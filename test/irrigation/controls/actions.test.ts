@@ -1,6 +1,8 @@
 import { parseControlAction, type ParseActionResult } from '../../../server/src/irrigation/controls/actions';
 
-const ctx = { mappedZones: ['front_lawn', 'back_yard'] };
+/** 2026-06-09: the pause range counts from here. */
+const NOW = 1_781_000_000;
+const ctx = { mappedZones: ['front_lawn', 'back_yard'], nowEpoch: NOW };
 
 function parse(body: unknown): ParseActionResult {
   return parseControlAction(body, ctx);
@@ -93,8 +95,23 @@ describe('pause', () => {
     });
   });
 
-  it.each([[-1], [1.5], ['1781500000'], [null], [undefined]])('refuses epoch %p', (epoch) => {
-    expect(errorOf({ kind: 'set_pause_until', epoch }).code).toBe('invalid_body');
+  it.each([[1.5], ['1781500000'], [null], [undefined], [Number.POSITIVE_INFINITY]])(
+    'refuses epoch %p',
+    (epoch) => {
+      expect(errorOf({ kind: 'set_pause_until', epoch }).code).toBe('invalid_body');
+    },
+  );
+
+  it('takes 0 or an epoch up to 366 days ahead; past epochs hold nothing but are accepted', () => {
+    const latest = NOW + 366 * 86400;
+    expect(parse({ kind: 'set_pause_until', epoch: latest }).ok).toBe(true);
+    expect(parse({ kind: 'set_pause_until', epoch: NOW - 86400 }).ok).toBe(true);
+    // 1e15 (and anything past the engine's date range) once stopped every recompute (issue 16).
+    for (const epoch of [latest + 1, 1e13, 1e15, Number.MAX_SAFE_INTEGER, -1]) {
+      const error = errorOf({ kind: 'set_pause_until', epoch });
+      expect(error.code).toBe('pause_out_of_range');
+      expect(error.message).toContain(`at most ${latest}`);
+    }
   });
 
   it('accepts clear_pause_until with no other field', () => {
@@ -152,7 +169,7 @@ describe('overrides', () => {
   it('says so when no zones are configured', () => {
     const result = parseControlAction(
       { kind: 'set_zone_override', zone: 'front_lawn', mode: 'run' },
-      { mappedZones: [] },
+      { mappedZones: [], nowEpoch: NOW },
     );
     expect(result).toMatchObject({ ok: false, error: { code: 'zone_unknown', mapped_zones: [] } });
     if (!result.ok) expect(result.error.hint).toMatch(/no zones are configured/);

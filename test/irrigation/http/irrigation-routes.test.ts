@@ -36,18 +36,19 @@ describe('GET /irrigation/snapshot', () => {
 describe('POST /irrigation/action', () => {
   it('persists a pause across a restart and the snapshot reports it', async () => {
     const first = await services.boot({ env: { DEMO: '1' } });
+    const until = Math.floor(Date.now() / 1000) + 30 * 86400;
     await request(first.service.server)
       .post('/api/v1/irrigation/action')
-      .send({ kind: 'set_pause_until', epoch: 4102444800 })
+      .send({ kind: 'set_pause_until', epoch: until })
       .expect(200);
     const paused = await request(first.service.server).get('/api/v1/irrigation/snapshot').expect(200);
-    expect(paused.body.pause_until_epoch).toBe(4102444800);
+    expect(paused.body.pause_until_epoch).toBe(until);
     expect(paused.body.skip_check.is_paused).toBe(true);
     await first.service.stop();
 
     const second = await services.boot({ dataDir: first.dataDir, env: { DEMO: '1' } });
     const again = await request(second.service.server).get('/api/v1/irrigation/snapshot').expect(200);
-    expect(again.body.pause_until_epoch).toBe(4102444800);
+    expect(again.body.pause_until_epoch).toBe(until);
     await request(second.service.server)
       .post('/api/v1/irrigation/action')
       .send({ kind: 'clear_pause_until' })
@@ -64,7 +65,7 @@ describe('POST /irrigation/action', () => {
     const decisions = async (): Promise<Transition[]> =>
       (await request(server).get('/api/v1/irrigation/decisions').expect(200)).body.decisions as Transition[];
 
-    await act({ kind: 'set_pause_until', epoch: 4102444800 });
+    await act({ kind: 'set_pause_until', epoch: Math.floor(Date.now() / 1000) + 30 * 86_400 });
     const paused = (await decisions()).at(-1);
     expect(paused).toMatchObject({
       verdict: 'paused',

@@ -3,8 +3,9 @@ import { serialize } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { lazySchema } from '../../core/zod-lazy';
 import { AuthError, type AuthService, type Identity } from '../../auth/auth-service';
+import { requireSetupAccess } from '../../auth/privileged';
 import { REALM, SESSION_COOKIE, type AuthPolicy, type RequestAuthenticator } from '../../auth/request-auth';
-import type { ConfigService } from '../../config/config-service';
+import { ConfigRejected, type ConfigService } from '../../config/config-service';
 import type { Logger } from '../../core/logger';
 import type { DomainRoutes } from '../deps';
 import { ApiError, badRequest } from '../errors';
@@ -33,6 +34,7 @@ export const credentialsBody = lazySchema((z) =>
 export const tokenBody = lazySchema((z) => z.object({ name: z.string() }));
 
 export function authRoutes(deps: AuthRouteDeps): DomainRoutes {
+  const setupAccess = requireSetupAccess(deps.policy);
   let limiter: preHandlerAsyncHookHandler | null = null;
   let root: FastifyInstance | null = null;
   // One limiter for setup and login under both prefixes (built once the plugin is loaded).
@@ -64,12 +66,19 @@ export function authRoutes(deps: AuthRouteDeps): DomainRoutes {
         authenticated: deps.authenticator.isAuthenticated(request),
       }));
 
-      scope.post('/auth/setup', { preHandler: limit }, async (request, reply) => {
+      scope.post('/auth/setup', { preHandler: [setupAccess, limit] }, async (request, reply) => {
         const { username, password } = credentials(request.body);
         const account = await run(() => deps.auth.setup(username, password));
-        await requireAuthInConfig(deps);
-        const { secret, identity } = await run(() => deps.auth.login(username, password));
-        setSessionCookie(deps, request, reply, secret, identity);
+        let session: { secret: string; identity: Identity };
+        try {
+          await requireAuthInConfig(deps);
+          session = await run(() => deps.auth.login(username, password));
+        } catch (err) {
+          // All of setup or none of it: no owner left behind on an instance that stayed open.
+          deps.auth.undoSetup(account.id);
+          throw err;
+        }
+        setSessionCookie(deps, request, reply, session.secret, session.identity);
         return reply.status(201).send({ ok: true, username: account.username, mode: deps.policy().mode });
       });
 
@@ -148,7 +157,11 @@ async function run<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The wizard's owner setup switches the instance to auth required (spec 5.1). */
+/**
+ * The wizard's owner setup switches the instance to auth required (spec 5.1).
+ * A save that fails (a full disk) fails the setup: an owner on an instance
+ * that stayed open would be a setup reported that never took effect.
+ */
 async function requireAuthInConfig(deps: AuthRouteDeps): Promise<void> {
   const current = deps.config.current;
   if (!current || current.config.auth.mode === 'required') return;
@@ -158,6 +171,16 @@ async function requireAuthInConfig(deps: AuthRouteDeps): Promise<void> {
     await deps.config.save(doc, { note: 'owner account created: auth required' });
   } catch (err) {
     deps.logger.child({ module: 'auth' }).error({ err }, 'could not switch auth.mode to required');
+    // The stored config does not validate any more (an environment variable it names went away).
+    if (err instanceof ConfigRejected) {
+      throw new ApiError(
+        422,
+        err.code,
+        `the config could not be switched to auth required: ${err.message}`,
+        err.details,
+      );
+    }
+    throw err;
   }
 }
 

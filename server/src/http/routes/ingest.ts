@@ -3,6 +3,7 @@ import { IngestRejected, type IngestSource } from '../../weather/source';
 import { readUploadFields } from '../../weather/sources/ecowitt/ingest-source';
 import { uploadCredential } from '../../weather/sources/ecowitt/upload';
 import type { DomainRoutes, HttpDeps } from '../deps';
+import { jsonTextTooDeep, MAX_NESTING } from '../../core/nesting';
 import { ApiError } from '../errors';
 import { queryString } from '../query';
 
@@ -73,9 +74,13 @@ function receiveWebhook(deps: HttpDeps, request: FastifyRequest): { ok: true; so
   if (!target.source.matchesSecret(secret)) {
     throw new ApiError(403, 'ingest_forbidden', 'the webhook secret does not match this source');
   }
+  const text = typeof request.body === 'string' ? request.body : '';
+  if (jsonTextTooDeep(text)) {
+    throw new ApiError(400, 'json_too_deep', `the webhook body nests deeper than ${MAX_NESTING} levels`);
+  }
   let body: unknown;
   try {
-    body = JSON.parse(typeof request.body === 'string' ? request.body : '');
+    body = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'invalid_json', 'the webhook body is not valid JSON');
   }

@@ -1,4 +1,5 @@
 import { lazySchema } from '../../core/zod-lazy';
+import { epochSeconds } from '../../core/clock';
 import { explainVerdict } from '../../irrigation/engine/explain';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
@@ -11,6 +12,13 @@ import { subscribe } from './stream';
  * run, stop and stop_all go through the dispatcher to the controllers.
  */
 
+/**
+ * How far from now a simulated `now_epoch` may lie. The engine's work grows
+ * with the distance (about 150 ms per simulated year, in one event-loop turn),
+ * so a simulation decades away held every other request for seconds.
+ */
+export const SIMULATE_WINDOW_S = 366 * 86400;
+
 /** POST /irrigation/simulate body: parts of the engine's input to replace; everything else is live. */
 export const scenarioSchema = lazySchema((z) =>
   z.strictObject({
@@ -22,8 +30,13 @@ export const scenarioSchema = lazySchema((z) =>
 
 export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
   const irrigation = deps.irrigation;
+  // No answer: before a config exists there is nothing to decide; after, the engine failed (health says why).
   const noConfig = () =>
-    new ApiError(409, 'config_absent', 'no config yet: the engine has nothing to decide');
+    deps.config.current
+      ? new ApiError(503, 'engine_unavailable', 'the irrigation engine has no answer; GET /health says why', {
+          note: irrigation.engineHealth().note,
+        })
+      : new ApiError(409, 'config_absent', 'no config yet: the engine has nothing to decide');
   return {
     shared: (scope) => {
       scope.get('/irrigation/snapshot', (request, reply) => {
@@ -55,14 +68,27 @@ export function irrigationRoutes(deps: HttpDeps): DomainRoutes {
         const current = irrigation.latestOutput();
         if (!current) throw noConfig();
         const { now_epoch, weather, forecast } = parsed.data;
+        const now = epochSeconds(deps.clock);
+        if (now_epoch !== undefined && Math.abs(now_epoch - now) > SIMULATE_WINDOW_S) {
+          throw badRequest(
+            'invalid_body',
+            `now_epoch must lie within ${SIMULATE_WINDOW_S / 86400} days of now (${now - SIMULATE_WINDOW_S}..${now + SIMULATE_WINDOW_S})`,
+          );
+        }
         const live = current.snapshot;
-        const output = irrigation.simulate({
+        const result = irrigation.simulate({
           ...(now_epoch === undefined ? {} : { nowEpoch: now_epoch }),
           ...(weather ? { weather: { ...deps.weather.snapshot(), ...weather } as never } : {}),
           ...(forecast ? { forecast: { ...deps.forecast.snapshot(), ...forecast } as never } : {}),
         });
-        if (!output) throw noConfig();
+        if (!result) throw noConfig();
+        const output = result.output;
+        if (!output) {
+          // The live input computes (checked above), so it is what the scenario replaced.
+          throw badRequest('scenario_unusable', `the engine cannot decide on this scenario: ${result.error}`);
+        }
         return {
+          ...(result.degraded.length > 0 ? { degraded_controls: result.degraded } : {}),
           simulated: true,
           verdict: output.verdict,
           live_verdict: current.verdict,

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { lazySchema } from '../../core/zod-lazy';
 import {
+  latestPauseEpoch,
   OVERRIDE_MODES,
+  PAUSE_MAX_AHEAD_S,
   THRESHOLD_KEYS,
   THRESHOLD_RANGES,
   TOGGLE_KEYS,
@@ -56,6 +58,7 @@ export type ActionErrorCode =
   | 'threshold_unknown'
   | 'threshold_out_of_range'
   | 'toggle_unknown'
+  | 'pause_out_of_range'
   | 'zone_unknown';
 
 export interface ActionError {
@@ -73,14 +76,14 @@ export type ParseActionResult = { ok: true; action: ControlAction } | { ok: fals
 export interface ActionContext {
   /** Slugs of the configured zones a zone override may name. */
   mappedZones: readonly string[];
+  /** Epoch seconds now: the pause range is counted from it. */
+  nowEpoch: number;
 }
 
 const kindOnly = lazySchema((z) => z.object({ kind: z.string() }));
 const thresholdBody = lazySchema((z) => z.object({ key: z.string(), value: z.number() }));
 const toggleBody = lazySchema((z) => z.object({ key: z.string(), on: z.boolean() }));
-const pauseBody = lazySchema((z) =>
-  z.object({ epoch: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
-);
+const pauseBody = lazySchema((z) => z.object({ epoch: z.number().int() }));
 const tomorrowBody = lazySchema((z) => z.object({ mode: z.enum(TOMORROW_MODES) }));
 const globalBody = lazySchema((z) => z.object({ mode: z.enum(OVERRIDE_MODES) }));
 const zoneBody = lazySchema((z) => z.object({ zone: z.string(), mode: z.enum(OVERRIDE_MODES) }));
@@ -129,7 +132,15 @@ export function parseControlAction(body: unknown, context: ActionContext): Parse
     case 'set_pause_until': {
       const parsed = pauseBody.safeParse(body);
       if (!parsed.success) return invalid(kind, parsed.error);
-      return ok({ kind, epoch: parsed.data.epoch });
+      const { epoch } = parsed.data;
+      const latest = latestPauseEpoch(context.nowEpoch);
+      if (epoch < 0 || epoch > latest) {
+        return fail(
+          'pause_out_of_range',
+          `epoch must be 0 (no pause) or a time in epoch seconds up to ${PAUSE_MAX_AHEAD_S / 86400} days ahead (at most ${latest}); got ${epoch}`,
+        );
+      }
+      return ok({ kind, epoch });
     }
     case 'clear_pause_until':
       return ok({ kind });

@@ -21,6 +21,18 @@ export const THRESHOLD_RANGES = {
 export type ThresholdKey = keyof typeof THRESHOLD_RANGES;
 export const THRESHOLD_KEYS = Object.keys(THRESHOLD_RANGES) as ThresholdKey[];
 
+/**
+ * How far ahead `set_pause_until` may reach (docs/irrigation.md): a pause is
+ * a hold over a trip or a winter, not forever (the `irrigation_pause` toggle
+ * is the indefinite hold). 0 clears; a past epoch is accepted and holds nothing.
+ */
+export const PAUSE_MAX_AHEAD_S = 366 * 86400;
+
+/** The latest pause end accepted at `nowEpoch`. */
+export function latestPauseEpoch(nowEpoch: number): number {
+  return Math.floor(nowEpoch) + PAUSE_MAX_AHEAD_S;
+}
+
 /** Toggle keys the service knows (spec 4.4 names `irrigation_pause`; others: not shown). */
 /** `irrigation_pause`: hold all watering. `master_enable` off: the scheduler dispatches nothing (manual runs still work). */
 export const TOGGLE_KEYS = ['irrigation_pause', 'master_enable'] as const;

@@ -134,7 +134,14 @@ export class Dispatcher {
       this.changed(request.zone);
       throw err;
     }
-    this.deps.ledger.started(rowId);
+    try {
+      this.deps.ledger.started(rowId);
+    } catch (err) {
+      // The record of this run could not be saved (a full disk): water nobody can account for
+      // is worse than none, so the valve closes again and the request fails.
+      await this.deps.driver.stopZone(route).catch(() => undefined);
+      throw err;
+    }
     const run = this.track({
       rowId,
       zone: request.zone,

@@ -137,9 +137,13 @@ export function filterDaily(daily: readonly DailyDecision[], zone: string | null
     .sort((a, b) => (a.date_local < b.date_local ? 1 : a.date_local > b.date_local ? -1 : b.epoch - a.epoch));
 }
 
-/** Newest first. */
+/**
+ * Newest first. The server lists changes oldest first (by epoch, then the
+ * order they were recorded); two changes in one second (a pause cleared and a
+ * new one set) keep that order reversed, so the later one is shown first.
+ */
 export function sortChanges(changes: readonly VerdictChange[]): VerdictChange[] {
-  return [...changes].sort((a, b) => b.epoch - a.epoch);
+  return [...changes].reverse().sort((a, b) => b.epoch - a.epoch);
 }
 
 export type AppliedWater =
