@@ -126,11 +126,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
 
+  // Built below; the config validator asks it what only the hardware knows (master stations).
+  let controllersRef: ControllerManager | null = null;
   const config = new ConfigService({
     env,
     bus,
     clock,
     logger,
+    liveWarnings: (candidate) => controllersRef?.stationWarnings(candidate) ?? [],
     ...(options.buildId === undefined ? {} : { buildId: options.buildId }),
   });
   const reportConfigHealth = (): void => {
@@ -208,12 +211,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     forceDryRun: env.demo || env.dryRun,
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
   });
+  controllersRef = controllers;
   dispatcher = new Dispatcher({ clock, logger, bus, driver: controllers, ledger, zoneConfig, state });
   const observer = new RunObserver({
     bus,
     logger,
     ledger,
     zoneConfig,
+    clock,
     activeRun: (zone) => dispatcher.activeRuns().get(zone),
   });
   await controllers.start();
@@ -229,9 +234,11 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     }));
   });
   observer.start();
+  dispatcher.start();
   await reconcileOpenRuns({
     clock,
     logger,
+    bus,
     ledger,
     driver: controllers,
     dispatcher,

@@ -141,6 +141,7 @@ describe('esphome commands', () => {
       flow: false,
       concurrent_zones: false,
       self_timed: false,
+      device_limit: false,
     });
     expect(adapter({ concurrent_zones: true }).capabilities.concurrent_zones).toBe(true);
   });

@@ -138,6 +138,8 @@ export interface ControllerStatusEvent {
   water_level_pct: number | null;
   flow_rate_gpm: number | null;
   flow_total_gal_today: number | null;
+  /** When the device last booted, when it says (a boot after a run began means the run was cut). */
+  booted_epoch?: number | null;
 }
 
 export type BusEventName = keyof BusEvents;

@@ -2,6 +2,7 @@ export * from './accounts';
 export * from './controls';
 export * from './database';
 export * from './decisions';
+export * from './flow-alarms';
 export * from './forecast-archive';
 export * from './json';
 export * from './migrations';

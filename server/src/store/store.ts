@@ -3,6 +3,7 @@ import { AccountsRepository, SessionsRepository } from './accounts';
 import { closeDatabase, openDatabase, type Database, type OpenOptions } from './database';
 import { ControlsRepository } from './controls';
 import { DecisionsRepository } from './decisions';
+import { FlowAlarmsRepository } from './flow-alarms';
 import { ForecastArchiveRepository } from './forecast-archive';
 import { schemaVersion } from './migrations';
 import { PushSubscriptionsRepository } from './push-subscriptions';
@@ -21,6 +22,7 @@ export class Store {
   readonly tokens: TokensRepository;
   readonly pushSubscriptions: PushSubscriptionsRepository;
   readonly controls: ControlsRepository;
+  readonly flowAlarms: FlowAlarmsRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -32,6 +34,7 @@ export class Store {
     this.tokens = new TokensRepository(db);
     this.pushSubscriptions = new PushSubscriptionsRepository(db);
     this.controls = new ControlsRepository(db);
+    this.flowAlarms = new FlowAlarmsRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */

@@ -112,6 +112,7 @@ export class EsphomeController implements ControllerAdapter {
       flow: false,
       concurrent_zones: ctx.config.concurrent_zones,
       self_timed: false,
+      device_limit: false,
     };
     this.confirmWithinS = ctx.config.poll_interval_s;
     this.pollIntervalMs = ctx.config.poll_interval_s * 1000;

@@ -171,6 +171,8 @@ export class HaServiceCallController implements ControllerAdapter {
       flow: false,
       concurrent_zones: ctx.config.concurrent_zones,
       self_timed: false,
+      // A script receives the seconds and can time itself inside Home Assistant; a switch or valve cannot.
+      device_limit: stations.size > 0 && [...stations].every((station) => domainOf(station) === 'script'),
     };
   }
 
