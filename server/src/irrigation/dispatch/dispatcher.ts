@@ -257,8 +257,8 @@ export class Dispatcher {
     for (const run of [...this.active.values()]) {
       const plannedEnd = run.startEpoch + run.seconds;
       if (run.phase === 'open' && now >= plannedEnd) this.atPlannedEnd(run);
-      else if (run.phase === 'awaiting_close' && now >= plannedEnd + watchdogGraceS(run.route))
-        this.overdue(run);
+      // Not `else`: a tick long after the end (a sleeping host, a test) also finds the grace gone.
+      if (run.phase === 'awaiting_close' && now >= plannedEnd + watchdogGraceS(run.route)) this.overdue(run);
     }
     this.watchdog.tick();
     this.idleTimers();
@@ -373,7 +373,7 @@ export class Dispatcher {
       } else {
         this.finish(run, 'completed', run.seconds, readback ? 'observed' : 'commanded', why);
       }
-      this.watchdog.arm(run.zone, run.route, plannedEnd, 'closing');
+      this.watchdog.arm(run.zone, run.route, plannedEnd, 'closing', 'watchdog', true);
       return;
     }
     if (this.active.get(run.zone) !== run) return;

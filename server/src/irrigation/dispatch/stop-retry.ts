@@ -9,7 +9,6 @@ const FIRST_RETRY_S = 5;
 const MAX_RETRY_S = 300;
 
 export class StopRetry {
-  attempts = 0;
   failures = 0;
   /** When the next attempt is due (epoch seconds). */
   nextAt: number;

@@ -36,6 +36,8 @@ interface Watch {
   stops: StopRetry | null;
   /** The watchdog sent a stop for this valve (it is announced when it closes). */
   acted: boolean;
+  /** Stops sent for this valve since it outlived its run (the dispatcher's failed one included). */
+  attempts: number;
   by: 'watchdog' | 'boot';
 }
 
@@ -51,18 +53,23 @@ export class ValveWatchdog {
 
   constructor(private readonly deps: ValveWatchdogDeps) {}
 
-  /** Watches a valve whose run ended (`confirm`) or that must be closed now (`closing`). */
+  /**
+   * Watches a valve whose run ended (`confirm`) or that must be closed now
+   * (`closing`). `afterFailedStop`: a stop already failed just now, so the
+   * first retry waits its back-off (and the failure is announced).
+   */
   arm(
     zone: string,
     route: ZoneRoute,
     plannedEnd: number,
     mode: Watch['mode'],
     by: Watch['by'] = 'watchdog',
+    afterFailedStop = false,
   ): void {
     if (mode === 'confirm' && !route.state_readback) return;
     const now = this.deps.now();
     const stops = mode === 'closing' ? new StopRetry(now) : null;
-    this.watches.set(zone, {
+    const watch: Watch = {
       zone,
       route,
       plannedEnd,
@@ -70,9 +77,16 @@ export class ValveWatchdog {
       since: now,
       stops,
       acted: mode === 'closing',
+      attempts: afterFailedStop ? 1 : 0,
       by,
-    });
-    if (mode === 'closing') void this.attempt(this.watches.get(zone) as Watch);
+    };
+    this.watches.set(zone, watch);
+    if (stops && afterFailedStop) {
+      stops.failed(now);
+      this.announce(watch, false);
+    } else if (stops) {
+      void this.attempt(watch);
+    }
   }
 
   /** A new run of the zone, or a stop Raincheck just sent, owns the valve now. */
@@ -131,7 +145,7 @@ export class ValveWatchdog {
     const stops = watch.stops;
     if (!stops || stops.busy || this.watches.get(watch.zone) !== watch) return;
     stops.busy = true;
-    stops.attempts += 1;
+    watch.attempts += 1;
     try {
       await this.deps.driver.stopZone(watch.route);
       stops.busy = false;
@@ -147,7 +161,7 @@ export class ValveWatchdog {
       stops.busy = false;
       stops.failed(this.deps.now());
       this.deps.logger.error(
-        { zone: watch.zone, attempts: stops.attempts, err: String((err as Error).message ?? err) },
+        { zone: watch.zone, attempts: watch.attempts, err: String((err as Error).message ?? err) },
         'the watchdog could not close the valve; retrying',
       );
       if (stops.failures === 1) this.announce(watch, false);
@@ -161,7 +175,7 @@ export class ValveWatchdog {
       planned_end_epoch: watch.plannedEnd,
       epoch: this.deps.now(),
       closed,
-      attempts: watch.stops?.attempts ?? 0,
+      attempts: watch.attempts,
       by: watch.by,
     });
   }
