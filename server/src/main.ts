@@ -231,6 +231,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       enabled: c.enabled,
       reachable: live.get(c.id)?.reachable ?? null,
       note: live.get(c.id)?.last_error ?? null,
+      failsafe: live.get(c.id)?.failsafe ?? null,
     }));
   });
   observer.start();

@@ -34,6 +34,8 @@ export type ComputeIrrigation = (input: EngineInput) => EngineOutput;
 export interface HardwareView {
   zoneStates(): ReadonlyMap<string, ZoneRunningState>;
   restartReasons(): string[];
+  /** Real controllers with no device-side limit: only Raincheck closes their valves. */
+  softwareFailsafeControllers(): string[];
   hardwareFacts(): Pick<
     IrrigationSnapshot,
     'water_level_pct' | 'water_level_capable' | 'flow_connected' | 'flow'
@@ -86,6 +88,8 @@ export class IrrigationService implements Module {
   async start(): Promise<void> {
     this.unsubscribers.push(this.deps.bus.on('weather.snapshot', () => this.schedule()));
     this.unsubscribers.push(this.deps.bus.on('controller.status', () => this.schedule()));
+    // A failed reading turns zones to running_known false: show it without waiting for the next tick.
+    this.unsubscribers.push(this.deps.bus.on('controller.failure', () => this.schedule()));
     // A run starting or ending changes the zone cards and the ledger: show it at once.
     this.unsubscribers.push(this.deps.bus.on('runs.changed', () => this.recompute()));
     // A saved config (the user's change) and a new forecast (every 30 minutes, and the
@@ -200,6 +204,7 @@ export class IrrigationService implements Module {
     Object.assign(output.snapshot, hardware.hardwareFacts(), {
       restart_required: reasons.length > 0,
       restart_reasons: reasons,
+      software_failsafe_controllers: hardware.softwareFailsafeControllers(),
     });
     return output;
   }

@@ -223,7 +223,12 @@ sprinkler_type = "rotor"
     expect(died?.note).toMatch(/the stop at its planned end failed .*watchdog keeps trying/);
     expect(died?.duration_s).toBeLessThan(2);
     await until(() => watchdog.length > 0, 15_000);
-    expect(watchdog[0]).toMatchObject({ zone: 'front_lawn', controller_id: 'esp', closed: false, by: 'watchdog' });
+    expect(watchdog[0]).toMatchObject({
+      zone: 'front_lawn',
+      controller_id: 'esp',
+      closed: false,
+      by: 'watchdog',
+    });
   }, 30_000);
 });
 
