@@ -61,6 +61,8 @@ import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
+import { FlowMonitor } from './irrigation/flow/flow-monitor';
+import { FlowMeterHub } from './controllers/flow-meters/meter-hub';
 import { ActionExecutor } from './irrigation/action-executor';
 import { catalogView } from './ha/entities/view';
 import { mqttSettingsFrom } from './ha/mqtt/settings';
@@ -212,15 +214,48 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
   });
   controllersRef = controllers;
-  dispatcher = new Dispatcher({ clock, logger, bus, driver: controllers, ledger, zoneConfig, state });
+  // Flow meters in, metered water and flow alarms out (the dispatcher measures its runs through it).
+  const flowMeters = new FlowMeterHub({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    ha: () => haLink,
+    mqttBroker: () => mqttSettingsFrom(config.current?.config ?? null, env.vars),
+    sourceChannel: (sourceId, key) =>
+      weather.extras().find((x) => x.key === `source:${sourceId}:${key}`) ?? null,
+  });
+  const flow = new FlowMonitor({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    runs: store?.runs ?? null,
+    alarms: store?.flowAlarms ?? null,
+    activeRuns: () => dispatcher?.activeRuns() ?? new Map(),
+    stopZone: (zone, reason) => (dispatcher ? dispatcher.stop(zone, reason) : Promise.resolve()),
+  });
+  dispatcher = new Dispatcher({
+    clock,
+    logger,
+    bus,
+    driver: controllers,
+    ledger,
+    zoneConfig,
+    state,
+    meter: flow,
+  });
   const observer = new RunObserver({
     bus,
     logger,
     ledger,
     zoneConfig,
     clock,
+    meter: flow,
     activeRun: (zone) => dispatcher.activeRuns().get(zone),
   });
+  await flow.start();
+  await flowMeters.start();
   await controllers.start();
   health.provideControllers(() => {
     const live = new Map(controllers.health().map((h) => [h.id, h]));
@@ -259,6 +294,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     compute: computeIrrigation,
     hardware: controllers,
     ha: ha.irrigationView,
+    flow,
   });
   await irrigation.start();
   await ha.startAdoption(irrigation);
@@ -393,6 +429,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await scheduler.stop();
       await dispatcher.shutdown();
       observer.stop();
+      await flowMeters.stop();
+      await flow.stop();
       await controllers.stop();
       await irrigation.stop();
       await weather.stop();

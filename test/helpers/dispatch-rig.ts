@@ -4,7 +4,9 @@ import { builtinControllerKinds } from '../../server/src/controllers/index';
 import { EventBus, type BusEventName, type BusEvents } from '../../server/src/core/bus';
 import { ManualClock } from '../../server/src/core/clock';
 import { silentLogger } from '../../server/src/core/logger';
+import { FlowMeterHub } from '../../server/src/controllers/flow-meters/meter-hub';
 import { Dispatcher, type RunMeter } from '../../server/src/irrigation/dispatch/dispatcher';
+import { FlowMonitor } from '../../server/src/irrigation/flow/flow-monitor';
 import type { ZoneRoute } from '../../server/src/irrigation/dispatch/driver';
 import { RunObserver } from '../../server/src/irrigation/dispatch/observer';
 import { RunLedger } from '../../server/src/irrigation/dispatch/run-ledger';
@@ -26,7 +28,8 @@ export const RIG_T0 = RIG_T0_MS / 1000;
 export interface RigOptions {
   controllers: Record<string, unknown>[];
   zones: Record<string, Record<string, unknown>>;
-  meter?: (rig: { clock: ManualClock; bus: EventBus; store: Store }) => RunMeter;
+  /** Builds the flow meters and the flow monitor as main.ts does (metered water, baselines, alarms). */
+  flow?: boolean;
   /** The clock the peers already follow; a fresh one at T0 otherwise. */
   clock?: ManualClock;
 }
@@ -39,6 +42,7 @@ export interface DispatchRig {
   dispatcher: Dispatcher;
   observer: RunObserver;
   ledger: RunLedger;
+  flow: FlowMonitor | null;
   /** Sets the clock to T0 + `seconds`. */
   at(seconds: number): void;
   /** Reads the zone's controller now (awaiting any read in flight) and does what is due. */
@@ -63,7 +67,13 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
   });
   const seen = new Map<string, unknown[]>();
   const record = (name: string) => (payload: unknown) => seen.set(name, [...(seen.get(name) ?? []), payload]);
-  for (const name of ['watering.finished', 'controller.failure', 'valve.watchdog', 'flow.alarm'] as const) {
+  for (const name of [
+    'watering.finished',
+    'controller.failure',
+    'valve.watchdog',
+    'flow.alarm',
+    'flow.reading',
+  ] as const) {
     bus.on(name, record(name));
   }
   let dispatcher: Dispatcher | null = null;
@@ -80,7 +90,31 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
   });
   const ledger = new RunLedger(store.runs);
   const zoneConfig = (zone: string) => config.zones[zone];
-  const meter = options.meter?.({ clock, bus, store }) ?? null;
+  const applied = () => ({ config, document: {}, appliedAtEpoch: 0, revision: 1 });
+  const flow = options.flow
+    ? new FlowMonitor({
+        bus,
+        clock,
+        logger,
+        config: applied,
+        runs: store.runs,
+        alarms: store.flowAlarms,
+        activeRuns: () => dispatcher?.activeRuns() ?? new Map(),
+        stopZone: (zone, reason) => dispatcher?.stop(zone, reason) ?? Promise.resolve(),
+      })
+    : null;
+  const meters = options.flow
+    ? new FlowMeterHub({
+        bus,
+        clock,
+        logger,
+        config: applied,
+        ha: () => null,
+        mqttBroker: () => null,
+        sourceChannel: () => null,
+      })
+    : null;
+  const meter: RunMeter | null = flow;
   dispatcher = new Dispatcher({
     clock,
     logger,
@@ -102,6 +136,8 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
   });
   observer.start();
   dispatcher.start();
+  await flow?.start();
+  await meters?.start();
   await manager.start();
   const route = (zone: string): ZoneRoute => {
     const result = manager.route(zone);
@@ -117,6 +153,7 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     dispatcher,
     observer,
     ledger,
+    flow,
     at: (seconds) => clock.set(RIG_T0_MS + seconds * 1000),
     read: async (zone) => {
       await manager.readZone(route(zone));
@@ -132,6 +169,8 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
       ).reduce((sum, [a, b]) => sum + (b - a), 0),
     events: <K extends BusEventName>(name: K) => (seen.get(name) ?? []) as BusEvents[K][],
     stop: async () => {
+      await meters?.stop();
+      await flow?.stop();
       observer.stop();
       await dispatcher?.shutdown();
       await manager.stop();

@@ -217,8 +217,10 @@ export class RunsRepository {
       .pluck();
     this.meteredStmt = db
       .prepare<[string, number], number>(
-        'SELECT mean_flow_gpm FROM runs WHERE zone = ? AND mean_flow_gpm IS NOT NULL ' +
-          "AND status = 'completed' ORDER BY start_epoch DESC, id DESC LIMIT ?",
+        // One sample per watering job: its request and observed rows (and cycle segments) are one run.
+        'SELECT avg(mean_flow_gpm) FROM runs WHERE zone = ? AND mean_flow_gpm IS NOT NULL ' +
+          "AND status = 'completed' GROUP BY coalesce(session_id, 'row:' || id) " +
+          'ORDER BY max(start_epoch) DESC, max(id) DESC LIMIT ?',
       )
       .pluck();
   }
@@ -244,8 +246,9 @@ export class RunsRepository {
   }
 
   /**
-   * Mean metered flows of a zone's last `limit` completed runs, newest first:
-   * what its flow baseline is learnt from.
+   * Mean metered flows of a zone's last `limit` completed watering jobs (one
+   * per session: its request and hardware rows agree), newest first: what its
+   * flow baseline is learnt from.
    */
   recentMeanFlows(zone: string, limit: number): number[] {
     return this.meteredStmt.all(zone, limit);
