@@ -34,13 +34,20 @@ export class HaSensorReader implements MeterReader {
       return;
     }
     this.off = this.ha.subscribeStates([this.entityId], (_id, state) => {
-      if (!state) return;
-      const value = Number(state.state);
-      const unit = state.attributes.unit_of_measurement;
-      if (state.state.trim() !== '' && Number.isFinite(value)) {
-        this.onValue(value, typeof unit === 'string' ? unit : null);
-      }
+      if (state) this.take(state);
     });
+    // Events carry changes only: start from the state it has now.
+    const states = await this.ha.getStates().catch(() => []);
+    const current = states.find((s) => s.entity_id === this.entityId);
+    if (current) this.take(current);
+  }
+
+  private take(state: { state: string; attributes: Record<string, unknown> }): void {
+    const value = Number(state.state);
+    const unit = state.attributes.unit_of_measurement;
+    if (state.state.trim() !== '' && Number.isFinite(value)) {
+      this.onValue(value, typeof unit === 'string' ? unit : null);
+    }
   }
 
   async stop(): Promise<void> {

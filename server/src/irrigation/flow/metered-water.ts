@@ -4,8 +4,10 @@ import type { MeteredWater } from '../dispatch/water-amount';
  * A run's metered water from a meter's readings. Pure.
  *
  * - Rate readings: each holds until the next, the first from the valve's
- *   opening; readings at or after the close are not the run's. Volume is that
- *   step curve's area.
+ *   opening; readings at or after the close are not the run's. A meter that
+ *   reports only changes (a Home Assistant sensor) may send nothing during a
+ *   steady run: then its last reading before the opening holds throughout.
+ *   Volume is that step curve's area.
  * - Total readings (a cumulative counter): the last reading at or before the
  *   opening (else the first after it) to the first at or after the close
  *   (else the last before it). A counter that went backwards (a reset) proves
@@ -49,8 +51,12 @@ export function rateAt(samples: readonly MeterSample[], index: number): number |
 }
 
 function rateVolume(samples: readonly MeterSample[], from: number, to: number): number | null {
-  const inside = samples.filter((s) => s.rate_gpm !== null && s.epoch >= from && s.epoch < to);
-  if (inside.length === 0) return null;
+  const rates = samples.filter((s) => s.rate_gpm !== null);
+  const inside = rates.filter((s) => s.epoch >= from && s.epoch < to);
+  if (inside.length === 0) {
+    const held = [...rates].reverse().find((s) => s.epoch < from);
+    return held ? ((held.rate_gpm as number) * (to - from)) / 60 : null;
+  }
   let gallons = 0;
   inside.forEach((sample, i) => {
     const start = i === 0 ? from : sample.epoch;
