@@ -72,6 +72,8 @@ export class FlowMonitor implements Module, RunMeter {
   private readonly openByController = new Map<string, Set<string>>();
   /** `<session>:<kind>` already announced. */
   private readonly announced = new Set<string>();
+  /** When each zone's latest judged run began: an alarm before it is over. */
+  private readonly lastRunStart = new Map<string, number>();
   private latest: FlowReadingEvent | null = null;
   private latestRate: FlowReadingEvent | null = null;
   private readonly offs: (() => void)[] = [];
@@ -136,7 +138,9 @@ export class FlowMonitor implements Module, RunMeter {
       const binding = zoneMeter(config, zone);
       if (!binding) return [];
       const { gpm, runs } = this.baseline(zone);
-      const last = [...alarms].reverse().find((a) => a.zone === zone) ?? null;
+      const latest = [...alarms].reverse().find((a) => a.zone === zone) ?? null;
+      // A later run of the zone that raised nothing clears it.
+      const last = latest && latest.epoch >= (this.lastRunStart.get(zone) ?? 0) ? latest : null;
       const samples = this.samples.get(binding.key) ?? [];
       const live = active.has(zone) ? rateAt(samples, samples.length - 1) : null;
       return [
@@ -214,6 +218,7 @@ export class FlowMonitor implements Module, RunMeter {
       if (!binding || binding.key !== meterKey || run.route.simulated) continue;
       if (binding.shared && sharedWith(last, run.zone)) continue;
       if (now - run.startEpoch < binding.meter.settle_s) continue;
+      this.lastRunStart.set(run.zone, run.startEpoch);
       this.judge(run, binding, rate, now);
     }
   }
