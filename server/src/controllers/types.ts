@@ -117,6 +117,8 @@ export interface HaServices {
     entityIds: readonly string[],
     onState: (entityId: string, state: { state: string; attributes: Record<string, unknown> } | null) => void,
   ): () => void;
+  /** The link dropped (false) or came back (true); optional for test doubles. */
+  onConnectionChange?(listener: (connected: boolean) => void): () => void;
 }
 
 /** Everything an adapter's constructor may use. */

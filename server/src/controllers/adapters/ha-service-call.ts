@@ -188,7 +188,15 @@ export class HaServiceCallController implements ControllerAdapter {
       return;
     }
     if (this.watched.length === 0) return;
-    this.unsubscribe = ha.subscribeStates(this.watched, (entityId, state) => this.onPushed(entityId, state));
+    const offStates = ha.subscribeStates(this.watched, (entityId, state) => this.onPushed(entityId, state));
+    // A dropped link with no call in flight must still turn the states unknown (readback honesty).
+    const offLink = ha.onConnectionChange?.((connected) =>
+      connected ? this.scheduleResync(1) : this.linkLost(),
+    );
+    this.unsubscribe = () => {
+      offStates();
+      offLink?.();
+    };
     await this.resync().catch(() => undefined);
   }
 

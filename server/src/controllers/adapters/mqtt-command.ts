@@ -162,7 +162,11 @@ export class MqttCommandController implements ControllerAdapter {
     );
     client.on(
       'close',
-      whileCurrent(() => this.failPending('lost the broker connection before it acknowledged')),
+      whileCurrent(() => {
+        this.failPending('lost the broker connection before it acknowledged');
+        // The held states may be stale now: the manager reads again (and finds the broker gone).
+        if (this.capabilities.state_readback) this.ctx.notify();
+      }),
     );
     client.on(
       'message',
