@@ -278,3 +278,49 @@ describe('a fire-and-forget board', () => {
     }
   });
 });
+
+describe('watering.finished', () => {
+  it('announces a cycled job once, after its last segment, with the seconds the ledger credits', async () => {
+    const session = 'sched-2026-07-15-front_lawn';
+    await rig.dispatcher.run({
+      zone: 'front_lawn',
+      seconds: 10,
+      requester: 'schedule',
+      sessionId: session,
+      cycle: { index: 1, count: 2 },
+    });
+    await rig.read('front_lawn');
+    rig.at(10);
+    await rig.read('front_lawn');
+    expect(rig.events('watering.finished')).toEqual([]);
+
+    rig.at(100);
+    await rig.dispatcher.run({
+      zone: 'front_lawn',
+      seconds: 10,
+      requester: 'schedule',
+      sessionId: session,
+      cycle: { index: 2, count: 2 },
+    });
+    await rig.read('front_lawn');
+    rig.at(104);
+    expect(peer.closeAtDevice(0)).toBe(true);
+    await rig.read('front_lawn');
+
+    expect(rig.events('watering.finished')).toEqual([
+      {
+        zone: 'front_lawn',
+        session_id: session,
+        source: 'ha_refresher',
+        status: 'aborted',
+        start_epoch: RIG_T0,
+        end_epoch: RIG_T0 + 104,
+        duration_s: 14,
+        applied_mm: expect.any(Number),
+        volume_gal: expect.any(Number),
+        note: expect.stringContaining('closed at the controller 6 s before its planned end'),
+      },
+    ]);
+    expect(rig.credited('front_lawn')).toBe(14);
+  });
+});
