@@ -30,7 +30,13 @@ afterEach(async () => {
 });
 
 async function esphomeRig(): Promise<{ rig: DispatchRig; esp: EsphomePeer }> {
-  const esp = await new EsphomePeer({ entities: [{ domain: 'switch', name: 'Front Lawn' }], clock }).start();
+  const esp = await new EsphomePeer({
+    entities: [
+      { domain: 'switch', name: 'Front Lawn' },
+      { domain: 'switch', name: 'Back Beds' },
+    ],
+    clock,
+  }).start();
   closers.push(esp);
   rig = await dispatchRig(stores.store(), {
     controllers: [
@@ -41,7 +47,10 @@ async function esphomeRig(): Promise<{ rig: DispatchRig; esp: EsphomePeer }> {
         config: { base_url: esp.baseUrl, poll_interval_s: 10, timeout_s: 1 },
       },
     ],
-    zones: { front_lawn: { controller_station: 'switch/Front Lawn', sprinkler_type: 'rotor' } },
+    zones: {
+      front_lawn: { controller_station: 'switch/Front Lawn', sprinkler_type: 'rotor' },
+      back_beds: { controller_station: 'switch/Back Beds', sprinkler_type: 'drip' },
+    },
     clock,
   });
   return { rig, esp };
@@ -56,6 +65,7 @@ describe('a relay that stays on after its stop was accepted', () => {
     const { rig, esp } = await esphomeRig();
     esp.stuck.add('Front Lawn');
     await rig.dispatcher.run({ zone: 'front_lawn', seconds: 10, requester: 'manual' });
+    await rig.read('front_lawn');
     rig.at(10);
     rig.dispatcher.tick();
     const request = () => rig.rows('front_lawn').find((r) => r.source === 'manual');
@@ -115,6 +125,10 @@ describe('a controller that refuses the stop', () => {
     expect(rig.events('valve.watchdog')[0]).toMatchObject({ closed: false, attempts: 1, by: 'watchdog' });
     const row = rig.rows('front_lawn').find((r) => r.source === 'manual');
     expect(row?.note).toMatch(/the stop at its planned end failed/);
+    // Its valve may still be open: the one-at-a-time controller is busy with it.
+    await expect(
+      rig.dispatcher.run({ zone: 'back_beds', seconds: 60, requester: 'manual' }),
+    ).rejects.toMatchObject({ status: 409, code: 'controller_busy', extra: { running_zone: 'front_lawn' } });
 
     const attemptsAt = async (seconds: number): Promise<number> => {
       rig.at(seconds);

@@ -435,12 +435,15 @@ export class Dispatcher {
     const other = [...this.active.values()].find(
       (r) => r.route.controller_id === route.controller_id && r.zone !== route.zone,
     );
-    if (other) {
+    // A valve the watchdog is still closing is open too.
+    const stuck = this.watchdog.closingOn(route.controller_id);
+    const busy = other?.zone ?? (stuck !== route.zone ? stuck : null);
+    if (busy) {
       throw new DispatchError(
         409,
         'controller_busy',
-        `controller "${route.controller_id}" is running zone "${other.zone}" and runs one zone at a time`,
-        { running_zone: other.zone, hint: 'stop that zone first, or wait until it finishes' },
+        `controller "${route.controller_id}" is running zone "${busy}" and runs one zone at a time`,
+        { running_zone: busy, hint: 'stop that zone first, or wait until it finishes' },
       );
     }
   }

@@ -103,6 +103,14 @@ export class ValveWatchdog {
     return this.watches.has(zone);
   }
 
+  /** A zone of this controller whose valve the watchdog is fighting to close (it is open), if any. */
+  closingOn(controllerId: string): string | null {
+    const watch = [...this.watches.values()].find(
+      (w) => w.route.controller_id === controllerId && w.mode === 'closing',
+    );
+    return watch?.zone ?? null;
+  }
+
   /** A reading of one controller: closed valves are released, open ones past their grace closed. */
   onReading(controllerId: string, zones: Record<string, { running: boolean }>): void {
     for (const watch of [...this.watches.values()]) {
