@@ -108,6 +108,7 @@ async function rig(
     zoneConfig: (zone) => config.zones[zone],
     state: store.controls,
   });
+  dispatcher.start();
   let snapshot: IrrigationSnapshot | null = null;
   const scheduler = new Scheduler({
     bus,
