@@ -212,6 +212,8 @@ sprinkler_type = "rotor"
     const watchdog: ValveWatchdogEvent[] = [];
     booted.service.bus.on('valve.watchdog', (event) => watchdog.push(event));
     await action(booted, { kind: 'run', zone: 'front_lawn', seconds: 2 }).expect(200);
+    // Seen open once (the hardware row starts), then the controller goes away.
+    await until(() => rows(booted, 'front_lawn').filter((r) => r.source === 'ha_refresher').length === 2);
     await esp.close();
     await until(
       () => rows(booted, 'front_lawn').filter((r) => r.source === 'manual')[1]?.status === 'aborted',

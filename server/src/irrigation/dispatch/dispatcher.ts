@@ -275,7 +275,7 @@ export class Dispatcher {
       const state = event.zones[run.zone];
       noteReading(
         run.evidence,
-        state?.running === true,
+        state?.running,
         event.observed_epoch,
         event.booted_epoch ?? null,
         run.startEpoch,
@@ -312,7 +312,7 @@ export class Dispatcher {
     if (!run.route.self_timed) {
       run.phase = 'closing';
       void this.closeOwnedValve(run);
-    } else if (run.route.state_readback && !run.route.simulated) {
+    } else if (this.readsBack(run)) {
       run.phase = 'awaiting_close';
     } else {
       this.finish(run, 'completed', run.seconds, 'commanded', run.route.simulated ? undefined : NOT_OBSERVED);
@@ -354,7 +354,7 @@ export class Dispatcher {
     if (run.closing) return;
     run.closing = true;
     const plannedEnd = run.startEpoch + run.seconds;
-    const readback = run.route.state_readback && !run.route.simulated;
+    const readback = this.readsBack(run);
     try {
       await this.deps.driver.stopZone(run.route);
     } catch (err) {
@@ -394,7 +394,7 @@ export class Dispatcher {
   /** Raincheck closed it (stop, stop_all, a replacing run, a flow alarm): open until now, or what was seen. */
   private endByRaincheck(run: Tracked, note: string): void {
     const now = this.now();
-    const readback = run.route.state_readback && !run.route.simulated;
+    const readback = this.readsBack(run);
     const evidence = readback ? 'observed' : 'commanded';
     const end = readback && run.evidence.gap ? (run.evidence.lastOpen ?? run.startEpoch) : now;
     const seconds = Math.min(run.seconds, Math.max(0, end - run.startEpoch));
@@ -429,6 +429,11 @@ export class Dispatcher {
   }
 
   // --- helpers ---------------------------------------------------------------------------
+
+  /** The controller reads this valve back (some report only some stations: an MQTT zone without a state topic). */
+  private readsBack(run: Tracked): boolean {
+    return run.route.state_readback && !run.route.simulated && run.evidence.covered;
+  }
 
   private refuseWhenControllerBusy(route: ZoneRoute): void {
     if (route.concurrent_zones) return;

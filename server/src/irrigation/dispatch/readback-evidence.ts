@@ -18,6 +18,8 @@
 export type CutBy = 'controller' | 'outage' | 'restart';
 
 export interface ReadbackEvidence {
+  /** A reading reported this valve at all (a controller may read back some stations only). */
+  covered: boolean;
   /** The first reading that saw the valve open; null until one did (a queued station). */
   firstOpen: number | null;
   /** The last reading that saw it open. */
@@ -29,22 +31,26 @@ export interface ReadbackEvidence {
 }
 
 export function freshEvidence(): ReadbackEvidence {
-  return { firstOpen: null, lastOpen: null, gap: false, rebootedAt: null };
+  return { covered: false, firstOpen: null, lastOpen: null, gap: false, rebootedAt: null };
 }
 
 /** Evidence for a valve already seen open at `epoch` (a run resumed at boot). */
 export function seenOpenAt(epoch: number): ReadbackEvidence {
-  return { firstOpen: epoch, lastOpen: epoch, gap: false, rebootedAt: null };
+  return { covered: true, firstOpen: epoch, lastOpen: epoch, gap: false, rebootedAt: null };
 }
 
-/** A successful reading: open or closed at `epoch`, with the device's boot time when it reports one. */
+/**
+ * A successful reading: open, closed, or silent about this valve (`running`
+ * undefined), at `epoch`, with the device's boot time when it reports one.
+ */
 export function noteReading(
   evidence: ReadbackEvidence,
-  running: boolean,
+  running: boolean | undefined,
   epoch: number,
   bootedEpoch: number | null,
   since: number,
 ): void {
+  if (running !== undefined) evidence.covered = true;
   if (bootedEpoch !== null && bootedEpoch > since && evidence.rebootedAt === null) {
     evidence.rebootedAt = bootedEpoch;
   }
