@@ -99,10 +99,6 @@ export class ValveWatchdog {
     return [...this.watches.values()].map((w) => w.route.controller_id);
   }
 
-  watching(zone: string): boolean {
-    return this.watches.has(zone);
-  }
-
   /** A zone of this controller whose valve the watchdog is fighting to close (it is open), if any. */
   closingOn(controllerId: string): string | null {
     const watch = [...this.watches.values()].find(
