@@ -30,6 +30,9 @@ interface Totals {
   notes: string[];
 }
 
+/** A job whose last segment never ran (its dispatch failed) is forgotten after this long. */
+const FORGET_AFTER_S = 2 * 86_400;
+
 export class JobTally {
   private readonly jobs = new Map<string, Totals>();
 
@@ -42,6 +45,7 @@ export class JobTally {
     note: string | null,
     now: number,
   ): WateringFinishedEvent | null {
+    for (const [session, job] of this.jobs) if (job.start < now - FORGET_AFTER_S) this.jobs.delete(session);
     const totals = this.jobs.get(run.sessionId) ?? {
       status: 'completed',
       start: run.startEpoch,
