@@ -92,6 +92,8 @@ import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
+import { FlowMonitor } from './irrigation/flow/flow-monitor';
+import { FlowMeterHub } from './controllers/flow-meters/meter-hub';
 import { ActionExecutor } from './irrigation/action-executor';
 import { catalogView } from './ha/entities/view';
 import { mqttSettingsFrom } from './ha/mqtt/settings';
@@ -188,11 +190,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
 
+  // Built below; the config validator asks it what only the hardware knows (master stations).
+  let controllersRef: ControllerManager | null = null;
   const config = new ConfigService({
     env,
     bus,
     clock,
     logger,
+    liveWarnings: (candidate) => controllersRef?.stationWarnings(candidate) ?? [],
     ...(options.buildId === undefined ? {} : { buildId: options.buildId }),
   });
   const reportConfigHealth = (): void => {
@@ -285,14 +290,49 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     forceDryRun: env.demo || env.dryRun,
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
   });
-  dispatcher = new Dispatcher({ clock, logger, bus, driver: controllers, ledger, zoneConfig, state });
+  controllersRef = controllers;
+  // Flow meters in, metered water and flow alarms out (the dispatcher measures its runs through it).
+  const flowMeters = new FlowMeterHub({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    ha: () => haLink,
+    mqttBroker: () => mqttSettingsFrom(config.current?.config ?? null, env.vars),
+    sourceChannel: (sourceId, key) =>
+      weather.extras().find((x) => x.key === `source:${sourceId}:${key}`) ?? null,
+  });
+  const flow = new FlowMonitor({
+    bus,
+    clock,
+    logger,
+    config: () => config.current,
+    runs: store?.runs ?? null,
+    alarms: store?.flowAlarms ?? null,
+    activeRuns: () => dispatcher?.activeRuns() ?? new Map(),
+    stopZone: (zone, reason) => (dispatcher ? dispatcher.stop(zone, reason) : Promise.resolve()),
+  });
+  dispatcher = new Dispatcher({
+    clock,
+    logger,
+    bus,
+    driver: controllers,
+    ledger,
+    zoneConfig,
+    state,
+    meter: flow,
+  });
   const observer = new RunObserver({
     bus,
     logger,
     ledger,
     zoneConfig,
+    clock,
+    meter: flow,
     activeRun: (zone) => dispatcher.activeRuns().get(zone),
   });
+  await flow.start();
+  await flowMeters.start();
   await controllers.start();
   health.provideControllers(() => {
     const live = new Map(controllers.health().map((h) => [h.id, h]));
@@ -303,12 +343,15 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       enabled: c.enabled,
       reachable: live.get(c.id)?.reachable ?? null,
       note: live.get(c.id)?.last_error ?? null,
+      failsafe: live.get(c.id)?.failsafe ?? null,
     }));
   });
   observer.start();
+  dispatcher.start();
   await reconcileOpenRuns({
     clock,
     logger,
+    bus,
     ledger,
     driver: controllers,
     dispatcher,
@@ -329,6 +372,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     hardware: {
       zoneStates: () => controllers.zoneStates(),
       hardwareFacts: () => controllers.hardwareFacts(),
+      softwareFailsafeControllers: () => controllers.softwareFailsafeControllers(),
       // A restore's staged database is one more reason to restart (spec 2.5 restart_required).
       restartReasons: () =>
         pendingRestore(env.dataDir)
@@ -336,6 +380,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
           : controllers.restartReasons(),
     },
     ha: ha.irrigationView,
+    flow,
   });
   await irrigation.start();
   await ha.startAdoption(irrigation);
@@ -595,6 +640,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await scheduler.stop();
       await dispatcher.shutdown();
       observer.stop();
+      await flowMeters.stop();
+      await flow.stop();
       await controllers.stop();
       await irrigation.stop();
       await weather.stop();

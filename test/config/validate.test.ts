@@ -340,6 +340,26 @@ describe('unknown keys are warnings, not errors', () => {
 });
 
 describe('validation warnings', () => {
+  it('flow_meter_no_sensor and flow_meter_source_unknown: a meter that cannot report', () => {
+    const doc = withZone(
+      {
+        display_name: 'Front',
+        controller_station: '1',
+        flow_meter: { kind: 'source', source_id: 'gw', key: 'flow' },
+      },
+      (d) => {
+        d.controllers = [{ ...OPENSPRINKLER, flow_meter: { kind: 'controller' } }];
+      },
+    );
+    expect(validate(doc).warnings).toEqual([
+      expect.objectContaining({ code: 'flow_meter_no_sensor', path: '$.controllers[0].flow_meter' }),
+      expect.objectContaining({ code: 'flow_meter_source_unknown', path: '$.zones.front_lawn.flow_meter' }),
+    ]);
+    (doc.controllers as JsonObject[])[0]!.config = { ...OPENSPRINKLER.config, flow_pulse_unit: 'gal' };
+    doc.sources = [{ id: 'gw', kind: 'ecowitt_local', config: {} }];
+    expect(codes(validate(doc).warnings).filter((c) => c.startsWith('flow_meter'))).toEqual([]);
+  });
+
   it('zone_unbound: a zone with no controllers configured at all', () => {
     const doc = withZone({ display_name: 'Front' }, (d) => {
       d.controllers = [];

@@ -141,6 +141,7 @@ describe('esphome commands', () => {
       flow: false,
       concurrent_zones: false,
       self_timed: false,
+      device_limit: false,
     });
     expect(adapter({ concurrent_zones: true }).capabilities.concurrent_zones).toBe(true);
   });
@@ -295,5 +296,65 @@ describe('esphome config and stations', () => {
       urlPath: 'Garden/Zone%201',
     });
     expect(parseEsphomeStation('valve.zone_1')).toEqual({ domain: 'valve', urlPath: 'zone_1' });
+  });
+});
+
+describe('the sprinkler component run duration (a device-side limit)', () => {
+  const SPRINKLER: EsphomePeerOptions = {
+    entities: [
+      { domain: 'switch', name: 'Front Lawn' },
+      { domain: 'number', name: 'Front Lawn Run Duration', value: 600, min: 1, max: 240 * 60 },
+    ],
+  };
+
+  it('sets the valve run duration before opening it; the valve then closes itself on the device', async () => {
+    await startPeer({
+      ...SPRINKLER,
+      clock,
+      sprinkler: [{ valve: 'Front Lawn', runDuration: 'Front Lawn Run Duration', unit: 's' }],
+    });
+    const esp = adapter({ run_duration_numbers: { 'switch/Front Lawn': 'number/Front Lawn Run Duration' } }, [
+      { zone: 'front', station: 'switch/Front Lawn' },
+    ]);
+    expect(esp.capabilities).toMatchObject({ device_limit: true, self_timed: false });
+
+    await esp.runZone('switch/Front Lawn', 90);
+    expect(posts()).toEqual([
+      '/number/Front%20Lawn%20Run%20Duration/set?value=90',
+      '/switch/Front%20Lawn/turn_on',
+    ]);
+    expect(peer.valueOf('Front Lawn Run Duration')).toBe(90);
+    clock.advance(89_000);
+    expect((await esp.readStatus()).stations['switch/Front Lawn']?.running).toBe(true);
+    clock.advance(1_000);
+    expect((await esp.readStatus()).stations['switch/Front Lawn']?.running).toBe(false);
+  });
+
+  it('rounds up to whole minutes when the device number is in minutes', async () => {
+    await startPeer({
+      ...SPRINKLER,
+      idFormat: 'legacy',
+      clock,
+      sprinkler: [{ valve: 'Front Lawn', runDuration: 'Front Lawn Run Duration', unit: 'min' }],
+    });
+    const esp = adapter(
+      {
+        run_duration_numbers: { 'switch.front_lawn': 'number.front_lawn_run_duration' },
+        run_duration_unit: 'min',
+      },
+      [{ zone: 'front', station: 'switch.front_lawn' }],
+    );
+    await esp.runZone('switch.front_lawn', 90);
+    expect(posts()[0]).toBe('/number/front_lawn_run_duration/set?value=2');
+  });
+
+  it('has no device-side limit while a bound station lacks a run-duration number', async () => {
+    await startPeer(SPRINKLER);
+    const esp = adapter({ run_duration_numbers: { 'switch/Front Lawn': 'number/Front Lawn Run Duration' } });
+    expect(esp.capabilities.device_limit).toBe(false);
+    expect(
+      esphomeKind.configSchema.safeParse({ base_url: 'http://x', run_duration_numbers: { a: 'switch/x' } })
+        .success,
+    ).toBe(false);
   });
 });

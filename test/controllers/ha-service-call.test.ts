@@ -155,6 +155,13 @@ describe('ha_service_call kind', () => {
     expect(haServiceCallKind.configSchema.safeParse({ zone_map: { lawn: 'valve.lawn' } }).success).toBe(true);
   });
 
+  it('counts a script zone (it receives the seconds) as a device-side limit, a switch or valve not', () => {
+    const scripts = [{ zone: 'lawn', station: 'script.water_lawn' }];
+    expect(makeAdapter(null, { stations: scripts }).adapter.capabilities.device_limit).toBe(true);
+    const mixed = [...scripts, { zone: 'beds', station: 'switch.beds' }];
+    expect(makeAdapter(null, { stations: mixed }).adapter.capabilities.device_limit).toBe(false);
+  });
+
   it('reports its capabilities from the bound stations and config', () => {
     const { adapter } = makeAdapter(null, { config: { concurrent_zones: true } });
     expect(adapter.capabilities).toEqual({
@@ -165,6 +172,7 @@ describe('ha_service_call kind', () => {
       flow: false,
       concurrent_zones: true,
       self_timed: false,
+      device_limit: false,
     });
     expect(adapter.pollIntervalMs).toBeNull();
     expect(adapter.confirmWithinS).toBe(5);

@@ -224,6 +224,25 @@ describe('commands', () => {
     expect(err.message).toContain('/zones/1/off');
   });
 
+  it('arms a device-side limit only when the board gets the duration or times itself', () => {
+    const untimed = { ...baseConfig(peer.baseUrl), run: { url: `${peer.baseUrl}/zones/{station}/on` } };
+    expect(adapter({ ...untimed, self_timed: false }).capabilities.device_limit).toBe(false);
+    expect(adapter({ ...untimed, self_timed: true }).capabilities.device_limit).toBe(true);
+    const tasmota = { url: `${peer.baseUrl}/cm?cmnd=Backlog%20PulseTime1%20{pulsetime}%3BPower1%20ON` };
+    expect(adapter({ ...untimed, run: tasmota, self_timed: false }).capabilities.device_limit).toBe(true);
+  });
+
+  it('fills {pulsetime} as Tasmota encodes PulseTime (tenths below 11.2 s, else seconds + 100)', async () => {
+    const board = adapter({
+      ...baseConfig(peer.baseUrl),
+      run: { method: 'GET', url: `${peer.baseUrl}/t?p={pulsetime}` },
+    });
+    await board.runZone('1', 5);
+    await board.runZone('1', 600);
+    await board.runZone('1', 100_000);
+    expect(peer.requests.map((r) => r.query.get('p'))).toEqual(['50', '700', '64900']);
+  });
+
   it('reports its capabilities and refuses a zone scan', async () => {
     const board = adapter({ ...baseConfig(peer.baseUrl), self_timed: false, concurrent_zones: true });
     expect(board.capabilities).toEqual({
@@ -234,6 +253,7 @@ describe('commands', () => {
       flow: false,
       concurrent_zones: true,
       self_timed: false,
+      device_limit: true,
     });
     const err = await controllerError(board.scanZones());
     expect(err.code).toBe('controller_unsupported');

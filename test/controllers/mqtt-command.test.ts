@@ -237,6 +237,17 @@ describe('commands against a real broker', () => {
     expect(err.message).toContain('side');
   });
 
+  it('arms a device-side limit when every run payload carries the duration (Tasmota PulseTime, a script)', () => {
+    const timed = Object.fromEntries(
+      Object.entries(zoneMap).map(([slug, zone]) => [
+        slug,
+        { ...zone, run_payload: 'Backlog PulseTime1 {pulsetime}; Power1 ON' },
+      ]),
+    );
+    expect(makeAdapter({ zone_command_map: timed }).capabilities.device_limit).toBe(true);
+    expect(makeAdapter().capabilities.device_limit).toBe(false);
+  });
+
   it('reports its capabilities and refuses a zone scan', async () => {
     const adapter = makeAdapter({ self_timed: true, concurrent_zones: true });
     expect(adapter.capabilities).toEqual({
@@ -247,6 +258,7 @@ describe('commands against a real broker', () => {
       flow: false,
       concurrent_zones: true,
       self_timed: true,
+      device_limit: true,
     });
     expect(adapter.pollIntervalMs).toBeNull();
     expect(adapter.confirmWithinS).toBe(5);

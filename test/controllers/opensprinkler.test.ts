@@ -178,31 +178,42 @@ describe('readStatus', () => {
 describe('flow', () => {
   it('gives no flow without flow_pulse_unit, even with a flow sensor', async () => {
     peer.device.options.sn1t = 2;
-    peer.flowWindow = { flwrt: 30, flcrt: 15 };
+    peer.flowClicksPerSecond[0] = 0.5;
     const os = adapter();
+    await os.runZone('1', 60);
 
     expect(os.capabilities.flow).toBe(false);
     expect((await os.readStatus()).flow_rate_gpm).toBeNull();
   });
 
-  it('converts the click window with the device pulse rate in the configured unit', async () => {
-    peer.device.options.sn2t = 2;
-    peer.flowWindow = { flwrt: 30, flcrt: 15 };
-
-    // fpr 1.00 gal per click: 15 clicks in 30 s = 30 gal/min.
+  it("converts the firmware's real-time click count with the device pulse rate in the configured unit", async () => {
+    peer.device.options.sn1t = 2;
+    peer.flowClicksPerSecond[0] = 0.5;
     const gallons = adapter({ flow_pulse_unit: 'gal' });
+    await gallons.runZone('1', 600);
+    const raw = (await (await fetch(`${peer.http.baseUrl}/jc?pw=${OPENDOOR_MD5}`)).json()) as Record<
+      string,
+      number
+    >;
+    expect(raw).toMatchObject({ flcrt: 500, flwrt: 1000 });
+
+    // fpr 1.00 gal per click: 0.5 clicks per second = 30 gal/min.
     expect(gallons.capabilities.flow).toBe(true);
     expect((await gallons.readStatus()).flow_rate_gpm).toBe(30);
 
-    // fpr 0.50 L per click: 15 clicks in 30 s = 15 L/min = 3.963 gal/min.
+    // fpr 0.50 L per click: 15 L/min = 3.963 gal/min.
     peer.device.options.fpr0 = 50;
     const status = await adapter({ flow_pulse_unit: 'l' }).readStatus();
     expect(status.flow_rate_gpm).toBeCloseTo(15 / 3.785411784, 3);
     expect(status.flow_total_gal_today).toBeNull();
   });
 
-  it('reports null flow when the device has no flow sensor', async () => {
-    peer.flowWindow = { flwrt: 30, flcrt: 15 };
+  it('reads zero flow with every station closed, and null when sensor 1 is no flow sensor', async () => {
+    peer.device.options.sn1t = 2;
+    expect((await adapter({ flow_pulse_unit: 'gal' }).readStatus()).flow_rate_gpm).toBe(0);
+    // 2.2.1 reports the flow count for sensor 1 only.
+    peer.device.options.sn1t = 0;
+    peer.device.options.sn2t = 2;
     expect((await adapter({ flow_pulse_unit: 'gal' }).readStatus()).flow_rate_gpm).toBeNull();
   });
 });
@@ -256,6 +267,174 @@ describe('device refusals', () => {
 
     expect(err.code).toBe('controller_unreachable');
     expect(err.message).toContain('Out of Range');
+  });
+});
+
+describe('firmware 2.2.1 path by path (the peer as the firmware source answers)', () => {
+  async function raw(path: string, pw: string): Promise<{ status: number; body: string }> {
+    const response = await fetch(`${peer.http.baseUrl}${path}?pw=${pw}&sid=0&en=1&t=60`);
+    return { status: response.status, body: await response.text() };
+  }
+
+  it('answers a wrong password with {"fwv":221} on /ja and /jo, result 2 elsewhere, and 404 on an unknown path', async () => {
+    expect(await raw('/ja', WRONG_MD5)).toEqual({ status: 200, body: '{"fwv":221}' });
+    expect(await raw('/jo', WRONG_MD5)).toEqual({ status: 200, body: '{"fwv":221}' });
+    for (const path of ['/jc', '/jn', '/js', '/cm', '/cv']) {
+      expect(await raw(path, WRONG_MD5)).toEqual({ status: 200, body: '{"result":2,"item":""}' });
+    }
+    expect(await raw('/xx', OPENDOOR_MD5)).toEqual({
+      status: 404,
+      body: 'The requested page does not exist',
+    });
+    expect(peer.entries()).toEqual([]);
+  });
+
+  it('the old ATmega server answers {"result":N} and result 32 for an unknown path', async () => {
+    const avr = await new OpenSprinklerPeer({ clock, style: 'avr' }).start();
+    try {
+      const response = await fetch(`${avr.http.baseUrl}/xx?pw=${OPENDOOR_MD5}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ result: 32 });
+    } finally {
+      await avr.close();
+    }
+  });
+
+  it('parses /cm like the firmware: missing values 16, 16-bit timer, atoi station numbers', async () => {
+    const cm = async (query: string) =>
+      (await (await fetch(`${peer.http.baseUrl}/cm?pw=${OPENDOOR_MD5}&${query}`)).json()) as {
+        result: number;
+      };
+    expect(await cm('en=1&t=60')).toMatchObject({ result: 16 });
+    expect(await cm('sid=0&t=60')).toMatchObject({ result: 16 });
+    expect(await cm('sid=0&en=1')).toMatchObject({ result: 16 });
+    expect(await cm('sid=0&en=1&t=0')).toMatchObject({ result: 17 });
+    expect(await cm('sid=8&en=1&t=60')).toMatchObject({ result: 17 });
+    expect(await cm('sid=0&en=0')).toMatchObject({ result: 17 });
+    // 65596 wraps to 60 in the firmware's uint16_t timer; "abc" is station 0 to atoi.
+    expect(await cm('sid=abc&en=1&t=65596')).toMatchObject({ result: 1 });
+    expect(peer.entries()).toMatchObject([{ sid: 0, duration: 60 }]);
+  });
+});
+
+describe('wrong password on every path the adapter uses', () => {
+  it('is controller_auth_failed on /ja (HTTP 200, fwv only), not unreachable', async () => {
+    const os = adapter({ password_md5: WRONG_MD5 });
+    for (const call of [() => os.readStatus(), () => os.scanZones()]) {
+      const err = await failure(call());
+      expect(err).toMatchObject({ code: 'controller_auth_failed', status: 424 });
+      expect(err.message).toContain('/ja');
+    }
+  });
+
+  it('is controller_auth_failed on the /jc /jo /jn /js fallback of firmware without /ja', async () => {
+    peer.hasJa = false;
+    const good = adapter();
+    await good.readStatus(); // learns that /ja is missing
+    const wrong = adapter({ password_md5: WRONG_MD5 });
+    // The first read of a new adapter tries /ja (404), then /jc answers result 2.
+    expect(await failure(wrong.readStatus())).toMatchObject({ code: 'controller_auth_failed' });
+    expect(peer.requests.at(-1)?.path).toBe('/jc');
+    // /jo, the next read of the fallback, answers a wrong password with fwv only:
+    const jo = await (await fetch(`${peer.http.baseUrl}/jo?pw=${WRONG_MD5}`)).json();
+    expect(jo).toEqual({ fwv: 221 });
+  });
+
+  it('is controller_auth_failed on /cm and /cv', async () => {
+    const os = adapter({ password_md5: WRONG_MD5 });
+    expect(await failure(os.runZone('1', 60))).toMatchObject({ code: 'controller_auth_failed' });
+    expect(await failure(os.stopZone('1'))).toMatchObject({ code: 'controller_auth_failed' });
+    expect(await failure(os.stopAll())).toMatchObject({ code: 'controller_auth_failed' });
+    expect(peer.requests.map((r) => r.path)).toEqual(['/cm', '/cm', '/cv']);
+  });
+
+  it('reads /jo with a wrong password as the auth failure it is (fwv only)', async () => {
+    peer.hasJa = false;
+    // A device that lets /jc through but guards /jo: only /jo's fwv-only body tells.
+    const os = adapter({ password_md5: WRONG_MD5 });
+    const original = peer.http.handler;
+    peer.http.handler = (req, base) =>
+      req.path === '/jc'
+        ? original({ ...req, query: new URLSearchParams({ pw: OPENDOOR_MD5 }) }, base)
+        : original(req, base);
+    const err = await failure(os.readStatus());
+    expect(err).toMatchObject({ code: 'controller_auth_failed' });
+    expect(err.message).toContain('/jo');
+  });
+});
+
+describe('unknown-path answer of /ja', () => {
+  it('falls back on HTTP 404 (2.2.x boards) and on result 32 (ATmega server)', async () => {
+    for (const style of ['otf', 'avr'] as const) {
+      const device = await new OpenSprinklerPeer({ clock, style }).start();
+      device.hasJa = false;
+      try {
+        const os = new OpenSprinklerController({
+          id: 'old',
+          config: parseConfig({ host: device.host, password_md5: OPENDOOR_MD5 }),
+          logger: silentLogger(),
+          clock,
+          fetch,
+          stations: [],
+          ha: null,
+          notify: () => undefined,
+        });
+        await os.runZone('2', 30);
+        expect((await os.readStatus()).stations['2']).toEqual({ running: true, remaining_s: 30 });
+        expect(device.requests.map((r) => r.path)).toEqual(['/cm', '/ja', '/jc', '/jo', '/jn', '/js']);
+      } finally {
+        await device.close();
+      }
+    }
+  });
+});
+
+describe('master stations and device facts', () => {
+  it('leaves master stations out of the scan and names them in the device facts', async () => {
+    peer.device.options.mas = 1;
+    peer.device.options.mas2 = 8;
+    const os = adapter();
+
+    const zones = await os.scanZones();
+    expect(zones.map((zone) => zone.station)).toEqual(['2', '3', '4', '5', '6', '7']);
+    expect((await os.readStatus()).device?.master_stations).toEqual(['1', '8']);
+  });
+
+  it('says why the firmware refuses a master station (result 48)', async () => {
+    peer.device.options.mas = 1;
+    const os = adapter();
+    await os.readStatus();
+
+    const err = await failure(os.runZone('1', 60));
+    expect(err.code).toBe('controller_unsupported');
+    expect(err.message).toContain('master station');
+    expect(peer.entries()).toEqual([]);
+  });
+
+  it('shows a master output on while a station bound to it runs', async () => {
+    peer.device.options.mas = 1;
+    peer.device.stations.masop = [0b0000_0010]; // station 2 uses the master
+    const os = adapter();
+    await os.runZone('2', 60);
+    const status = await os.readStatus();
+    expect(status.stations['1']?.running).toBe(true);
+    expect(status.stations['2']?.running).toBe(true);
+  });
+
+  it('reports firmware, operation enabled and the boot time (device local time converted to UTC)', async () => {
+    peer.device.options.fwm = 3;
+    const os = adapter();
+    expect((await os.readStatus()).device).toEqual({
+      firmware: '2.2.1(3)',
+      enabled: true,
+      master_stations: [],
+      booted_epoch: T0,
+    });
+
+    await fetch(`${peer.http.baseUrl}/cv?pw=${OPENDOOR_MD5}&en=0`);
+    clock.advance(3_600_000);
+    peer.reboot();
+    expect((await os.readStatus()).device).toMatchObject({ enabled: false, booted_epoch: T0 + 3600 });
   });
 });
 
@@ -349,6 +528,7 @@ describe('config', () => {
       flow: false,
       concurrent_zones: true,
       self_timed: true,
+      device_limit: true,
     });
   });
 

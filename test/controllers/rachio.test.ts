@@ -145,6 +145,7 @@ describe('rachio commands', () => {
       flow: false,
       concurrent_zones: false,
       self_timed: true,
+      device_limit: true,
     });
   });
 });

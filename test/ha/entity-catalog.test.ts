@@ -360,3 +360,59 @@ describe('the sensors manifest', () => {
     });
   });
 });
+
+describe('metered zones', () => {
+  function metered(flowZones: unknown[]): { view: CatalogView; entities: EntityDescriptor[] } {
+    const view = catalogViewFixture({
+      config: {
+        controllers: [
+          {
+            id: 'valves',
+            default: true,
+            kind: 'dry_run',
+            config: {},
+            flow_meter: { kind: 'ha_sensor', entity_id: 'sensor.flow' },
+          },
+        ],
+      },
+    });
+    (view.irrigation as unknown as { flow: Record<string, unknown> }).flow = {
+      rate_gpm: null,
+      zones: flowZones,
+    };
+    return { view, entities: entityCatalog(view) };
+  }
+
+  it('offers a flow state and the learnt baseline for each zone a meter measures, none without one', () => {
+    const plain = catalog();
+    expect(keys(plain.entities).filter((k) => k.includes('flow'))).toEqual([]);
+
+    const { view, entities } = metered([
+      { zone: 'front_lawn', baseline_gpm: 6.1, learning: false, alarm: { kind: 'high' } },
+      { zone: 'back_beds', baseline_gpm: null, learning: true, alarm: null },
+    ]);
+    expect(entity(entities, 'zone_front_lawn_flow')).toMatchObject({
+      platform: 'sensor',
+      device_class: 'enum',
+      options: ['normal', 'high', 'low', 'no_flow', 'learning'],
+      requires: 'zone:flow_meter',
+    });
+    expect(entity(entities, 'zone_front_lawn_flow').state?.(view)).toBe('high');
+    expect(entity(entities, 'zone_back_beds_flow').state?.(view)).toBe('learning');
+    expect(entity(entities, 'zone_front_lawn_flow_baseline')).toMatchObject({
+      device_class: 'volume_flow_rate',
+      unit_of_measurement: 'gal/min',
+    });
+    expect(entity(entities, 'zone_front_lawn_flow_baseline').state?.(view)).toBe('6.1');
+    expect(entity(entities, 'zone_back_beds_flow_baseline').state?.(view)).toBeNull();
+  });
+
+  it('names no flow as no_flow and a quiet zone with a baseline as normal', () => {
+    const { view, entities } = metered([
+      { zone: 'front_lawn', baseline_gpm: 6, learning: false, alarm: { kind: 'none' } },
+      { zone: 'back_beds', baseline_gpm: 2, learning: false, alarm: null },
+    ]);
+    expect(entity(entities, 'zone_front_lawn_flow').state?.(view)).toBe('no_flow');
+    expect(entity(entities, 'zone_back_beds_flow').state?.(view)).toBe('normal');
+  });
+});

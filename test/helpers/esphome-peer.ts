@@ -1,3 +1,4 @@
+import { epochSeconds, type Clock } from '../../server/src/core/clock';
 import { json, LoopbackPeer, type PeerReply, type SeenRequest } from './loopback-peer';
 
 /**
@@ -9,6 +10,13 @@ import { json, LoopbackPeer, type PeerReply, type SeenRequest } from './loopback
  * addressing is selectable: `legacy` firmware knows entities by object id
  * (/switch/front_lawn, JSON id `switch-front_lawn`), `name` firmware by entity
  * name (/switch/Front%20Lawn, JSON id `switch/Front Lawn`). Optional basic auth.
+ *
+ * The sprinkler component (esphome.md): `number` entities answer their value
+ * and take `set?value=` (a value outside min..max is ignored, as ESPHome
+ * does); a valve switch linked to a run-duration number turns itself off
+ * once that duration (seconds or minutes) has passed on the injected clock,
+ * as the component's valve run does. `stuck` names relays that accept
+ * turn_off but stay on (a welded relay, a stuck valve): the watchdog's case.
  */
 
 export type EsphomeIdFormat = 'legacy' | 'name';
@@ -16,29 +24,49 @@ export type EsphomeIdFormat = 'legacy' | 'name';
 export type ValveOperation = 'IDLE' | 'OPENING' | 'CLOSING';
 
 export interface PeerEntityInput {
-  domain: 'switch' | 'valve';
+  domain: 'switch' | 'valve' | 'number';
   name: string;
   on?: boolean;
   /** Valves only: `current_operation` (a valve still opening reads CLOSED + OPENING). */
   operation?: ValveOperation;
+  /** Numbers only. */
+  value?: number;
+  min?: number;
+  max?: number;
 }
 
 interface PeerEntity {
-  domain: 'switch' | 'valve';
+  domain: 'switch' | 'valve' | 'number';
   name: string;
   on: boolean;
   operation: ValveOperation;
+  value: number;
+  min: number;
+  max: number;
+  /** A sprinkler valve running on its own duration: when it turns itself off (epoch seconds). */
+  offAt: number | null;
+}
+
+/** A sprinkler-component valve: its switch and the number holding its run duration. */
+export interface SprinklerValveLink {
+  valve: string;
+  runDuration: string;
+  unit: 's' | 'min';
 }
 
 export interface EsphomePeerOptions {
   entities: PeerEntityInput[];
   idFormat?: EsphomeIdFormat;
   auth?: { username: string; password: string };
+  /** Needed for sprinkler valves (their run duration runs on it). */
+  clock?: Clock;
+  sprinkler?: SprinklerValveLink[];
 }
 
 const METHODS = {
   switch: ['turn_on', 'turn_off', 'toggle'],
   valve: ['open', 'close', 'stop', 'toggle', 'set'],
+  number: ['set'],
 };
 
 /** ESPHome's legacy object id: lower case, spaces -> `_`, other non-alphanumerics dropped. */
@@ -54,8 +82,12 @@ export class EsphomePeer {
   readonly idFormat: EsphomeIdFormat;
   /** Hold every request open without answering (timeouts). */
   hang = false;
+  /** Relays (by name) that accept turn_off but stay on. */
+  readonly stuck = new Set<string>();
   private readonly entities: PeerEntity[];
   private readonly auth: EsphomePeerOptions['auth'];
+  private readonly clock: Clock | null;
+  private readonly sprinkler: SprinklerValveLink[];
 
   constructor(options: EsphomePeerOptions) {
     this.entities = options.entities.map((e) => ({
@@ -63,9 +95,15 @@ export class EsphomePeer {
       name: e.name,
       on: e.on ?? false,
       operation: e.operation ?? 'IDLE',
+      value: e.value ?? 0,
+      min: e.min ?? 0,
+      max: e.max ?? 100_000,
+      offAt: null,
     }));
     this.idFormat = options.idFormat ?? 'name';
     this.auth = options.auth;
+    this.clock = options.clock ?? null;
+    this.sprinkler = options.sprinkler ?? [];
     this.peer = new LoopbackPeer((req) => this.answer(req));
   }
 
@@ -88,7 +126,13 @@ export class EsphomePeer {
 
   /** Whether the entity is on / open, by name. */
   isOn(domain: 'switch' | 'valve', name: string): boolean {
+    this.expire();
     return this.find(domain, this.idFormat === 'name' ? name : objectId(name))?.on ?? false;
+  }
+
+  /** A number entity's value, by name. */
+  valueOf(name: string): number | undefined {
+    return this.find('number', this.idFormat === 'name' ? name : objectId(name))?.value;
   }
 
   setOn(domain: 'switch' | 'valve', name: string, on: boolean): void {
@@ -99,6 +143,7 @@ export class EsphomePeer {
 
   private answer(req: SeenRequest): PeerReply {
     if (this.hang) return { status: 0, body: '', hang: true };
+    this.expire();
     if (!this.authorized(req)) {
       return {
         status: 401,
@@ -129,12 +174,52 @@ export class EsphomePeer {
   }
 
   private act(entity: PeerEntity, method: string, query: URLSearchParams): PeerReply {
+    if (entity.domain === 'number') return this.setNumber(entity, query);
     if (method === 'set' && query.has('position')) {
       return { status: 409, body: 'position is not supported', contentType: 'text/plain' };
     }
-    if (method === 'turn_on' || method === 'open') entity.on = true;
-    if (method === 'turn_off' || method === 'close') entity.on = false;
-    if (method === 'toggle') entity.on = !entity.on;
+    const next =
+      method === 'turn_on' || method === 'open'
+        ? true
+        : method === 'turn_off' || method === 'close'
+          ? false
+          : method === 'toggle'
+            ? !entity.on
+            : entity.on;
+    this.switchTo(entity, next);
+    return { status: 200, body: '', contentType: 'text/plain' };
+  }
+
+  private switchTo(entity: PeerEntity, on: boolean): void {
+    if (!on && this.stuck.has(entity.name)) return;
+    entity.on = on;
+    entity.offAt = on ? this.runEnd(entity) : null;
+  }
+
+  /** A sprinkler valve switched on runs for its number's value (or until turned off). */
+  private runEnd(entity: PeerEntity): number | null {
+    const link = this.sprinkler.find((l) => l.valve === entity.name);
+    const number = link
+      ? this.entities.find((e) => e.domain === 'number' && e.name === link.runDuration)
+      : null;
+    if (!link || !number || !this.clock) return null;
+    return epochSeconds(this.clock) + number.value * (link.unit === 'min' ? 60 : 1);
+  }
+
+  private expire(): void {
+    if (!this.clock) return;
+    const now = epochSeconds(this.clock);
+    for (const entity of this.entities) {
+      if (entity.offAt !== null && now >= entity.offAt) this.switchTo(entity, false);
+    }
+  }
+
+  /** `set?value=`: a value outside min..max is ignored (the answer is still 200). */
+  private setNumber(entity: PeerEntity, query: URLSearchParams): PeerReply {
+    const value = Number(query.get('value'));
+    if (query.has('value') && Number.isFinite(value) && value >= entity.min && value <= entity.max) {
+      entity.value = value;
+    }
     return { status: 200, body: '', contentType: 'text/plain' };
   }
 
@@ -144,6 +229,7 @@ export class EsphomePeer {
         ? `${entity.domain}/${entity.name}`
         : `${entity.domain}-${objectId(entity.name)}`;
     if (entity.domain === 'switch') return { id, state: entity.on ? 'ON' : 'OFF', value: entity.on };
+    if (entity.domain === 'number') return { id, state: String(entity.value), value: entity.value };
     return {
       id,
       state: entity.on ? 'OPEN' : 'CLOSED',

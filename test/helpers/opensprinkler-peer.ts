@@ -2,15 +2,41 @@ import { epochSeconds, type Clock } from '../../server/src/core/clock';
 import { json, LoopbackPeer, type PeerReply, type SeenRequest } from './loopback-peer';
 
 /**
- * A loopback OpenSprinkler for adapter tests. It starts as the fw-221 demo
- * device of the shared fixture opensprinkler-ja-sample.json (8 stations,
- * S01..S08, one sequential group, wl 100, password "opendoor") and keeps a
- * station queue the way the firmware documents it (opensprinkler-api.md):
- * `/cm` appends a manual run (pid 99); a station whose sequential group is
- * busy waits (pid set, output bit off); entries close when their time runs
- * out on the injected clock. Refusals are `{"result":N}` bodies with HTTP 200,
- * as on the device. Faults: `fault = 'hang' | 'http500'`, and `close()` takes
- * it off the network.
+ * A loopback OpenSprinkler for adapter and dispatch tests, written from what
+ * the firmware source says (OpenSprinkler-Firmware 2.2.1, opensprinkler_server.cpp
+ * and main.cpp, read through the search tools; our own TypeScript, none of its
+ * code). It starts as the fw-221 demo device of the shared fixture
+ * opensprinkler-ja-sample.json (8 stations S01..S08, one sequential group,
+ * wl 100, password "opendoor") and answers path by path as 2.2.1 does:
+ *
+ * - Firmware style `otf` (every board but the old ATmega, default): a command's
+ *   result is `{"result":N,"item":""}` with HTTP 200; an unknown path is HTTP
+ *   404 text/plain (OpenThings Framework's missing-page answer). Style `avr`:
+ *   `{"result":N}`, and an unknown path `{"result":32}`.
+ * - Password: a wrong or missing `pw` on `/ja` and `/jo` answers HTTP 200 with
+ *   a body holding only `{"fwv":221}`; on every other path `result` 2. `/su`
+ *   and `/db` need none; option `ipas` 1 skips the check everywhere.
+ * - `/cm` parses like the firmware (atoi: `sid=abc` is station 0): sid missing
+ *   16, out of range 17; en missing 16; opening needs `t` (missing 16, 0 or
+ *   above 64800 after the firmware's 16-bit cast 17), refuses a master station
+ *   (`mas`/`mas2`, 1-based) and a station already queued with 48; closing a
+ *   station with no queue entry answers 17.
+ * - `/cv`: `rsn` resets every station, `rrsn` the running ones, `en=0/1`
+ *   disables / enables operation (manual runs still run, as in the firmware),
+ *   `rbt=1` answers success and reboots.
+ * - Station timers: a manual run (pid 99) opens now or after the last entry of
+ *   its sequential group and closes itself when its time runs out on the
+ *   injected clock; a master station's output is on while any station bound to
+ *   it (`masop` / `masop2` bits) is on. Closing a started station records `lrun`.
+ * - Reboot (`reboot()` or `/cv?rbt=1`): the queue (held in RAM) is lost, every
+ *   output is off, `lupt` is the boot time and `lrbtc` the cause.
+ * - Flow: with sensor 1 of type flow (`sn1t` 2), `/jc` carries `flcrt` and
+ *   `flwrt` (1000): clicks per second of the open stations (`flowClicksPerSecond`)
+ *   scaled by the window, as the firmware's real-time flow count is.
+ * - Device times (`devt`, `lupt`, `ps` start, `lrun` end) are local time
+ *   (UTC + the `tz` option), as on the device.
+ *
+ * Faults: `fault = 'hang' | 'http500'`, and `close()` takes it off the network.
  */
 
 /** MD5 of the factory password "opendoor" (lower-case, as the firmware compares it). */
@@ -28,6 +54,11 @@ export const RESULT = {
 const MANUAL_PID = 99;
 const PARALLEL_GROUP = 255;
 const RUN_SECONDS_MAX = 64800;
+/** The firmware's real-time flow window (FLOWCOUNT_RT_WINDOW). */
+const FLOW_WINDOW = 1000;
+const SENSOR_TYPE_FLOW = 2;
+/** Reboot causes the firmware reports in `lrbtc`. */
+export const REBOOT_CAUSE = { web: 3, power: 99 } as const;
 
 /** opensprinkler-ja-sample.json, verbatim. */
 const JA_SAMPLE = {
@@ -147,7 +178,7 @@ const JA_SAMPLE = {
 
 export type OpenSprinklerDocument = typeof JA_SAMPLE;
 
-/** One station queue entry (`ps[i] = [pid, rem, start, gid]`); times in UTC epoch seconds. */
+/** One station queue entry; times in UTC epoch seconds (shown in device local time). */
 export interface QueueEntry {
   sid: number;
   pid: number;
@@ -157,29 +188,36 @@ export interface QueueEntry {
 }
 
 export type PeerFault = 'none' | 'hang' | 'http500';
+export type FirmwareStyle = 'otf' | 'avr';
 
 export interface OpenSprinklerPeerOptions {
   clock: Clock;
   passwordMd5?: string;
+  /** `otf` (default, 2.2.1 on OSPi / ESP8266 boards) or `avr` (the old ATmega server). */
+  style?: FirmwareStyle;
 }
 
 export class OpenSprinklerPeer {
   readonly http: LoopbackPeer;
-  /** The device's stored documents; tests edit names, stn_dis, wl, sensor types... Live fields are derived. */
+  /** The device's stored documents; tests edit names, stn_dis, wl, mas, sensor types... Live fields are derived. */
   readonly device: OpenSprinklerDocument = structuredClone(JA_SAMPLE);
   fault: PeerFault = 'none';
-  /** False: `/ja` answers 32 like firmware that predates it. */
+  /** False: the firmware predates `/ja`, which then answers like any unknown path. */
   hasJa = true;
-  /** The flow sensor's counting window (`flwrt` s, `flcrt` clicks), shown when a sensor type is flow. */
-  flowWindow = { flwrt: 30, flcrt: 0 };
+  /** Flow sensor clicks per second while each station (0-based sid) is open. */
+  flowClicksPerSecond: Record<number, number> = {};
+  readonly style: FirmwareStyle;
   private queue: QueueEntry[] = [];
+  private rebootAt: number | null = null;
   private readonly clock: Clock;
   private readonly passwordMd5: string;
 
   constructor(options: OpenSprinklerPeerOptions) {
     this.clock = options.clock;
     this.passwordMd5 = options.passwordMd5 ?? OPENDOOR_MD5;
+    this.style = options.style ?? 'otf';
     this.http = new LoopbackPeer((req) => this.answer(req));
+    this.device.settings.lupt = this.local(this.now());
   }
 
   async start(): Promise<this> {
@@ -207,9 +245,26 @@ export class OpenSprinklerPeer {
     return [...this.queue];
   }
 
-  /** True when station `sid` (0-based) has its output on. */
+  /** True when station `sid` (0-based) has its output on (a master follows its stations). */
   isOpen(sid: number): boolean {
-    return this.entries().some((entry) => entry.sid === sid && this.isRunning(entry));
+    this.expire();
+    return this.outputOn(sid);
+  }
+
+  /**
+   * Closes a station at the device (its app, its button, another automation):
+   * as `/cm?en=0`, recording `lrun`. False when it had no queue entry.
+   */
+  closeAtDevice(sid: number): boolean {
+    this.expire();
+    return this.closeStation(sid) === RESULT.ok;
+  }
+
+  /** A restart (power cut, watchdog, `/cv?rbt=1`): the RAM queue is lost and the boot time recorded. */
+  reboot(cause: number = REBOOT_CAUSE.power): void {
+    this.queue = [];
+    this.device.settings.lupt = this.local(this.now());
+    this.device.settings.lrbtc = cause;
   }
 
   private get stationCount(): number {
@@ -220,34 +275,64 @@ export class OpenSprinklerPeer {
     return epochSeconds(this.clock);
   }
 
+  /** Device local time: UTC plus the `tz` option ((tz - 48) quarter hours). */
+  private local(utc: number): number {
+    return utc + ((this.device.options.tz - 48) / 4) * 3600;
+  }
+
   private answer(req: SeenRequest): PeerReply {
     if (this.fault === 'hang') return { status: 0, body: '', hang: true };
     if (this.fault === 'http500')
       return { status: 500, body: 'Internal Server Error', contentType: 'text/plain' };
-    if (req.query.get('pw') !== this.passwordMd5) return result(RESULT.unauthorized);
     this.expire();
-    return this.route(req.path, req.query);
+    const handler = this.handlerFor(req.path);
+    if (!handler) return this.missingPage();
+    if (!handler.open && !this.passwordOk(req.query)) {
+      return handler.fwvOnFail
+        ? json(200, { fwv: this.device.options.fwv })
+        : this.result(RESULT.unauthorized);
+    }
+    return handler.run(req.query);
   }
 
-  private route(path: string, query: URLSearchParams): PeerReply {
+  private handlerFor(
+    path: string,
+  ): { run: (q: URLSearchParams) => PeerReply; fwvOnFail?: boolean; open?: boolean } | null {
     switch (path) {
       case '/ja':
-        return this.hasJa ? json(200, this.ja()) : result(RESULT.pageNotFound);
-      case '/jc':
-        return json(200, this.settings());
+        return this.hasJa ? { run: () => json(200, this.ja()), fwvOnFail: true } : null;
       case '/jo':
-        return json(200, this.device.options);
+        return { run: () => json(200, this.device.options), fwvOnFail: true };
+      case '/jc':
+        return { run: () => json(200, this.settings()) };
       case '/jn':
-        return json(200, this.device.stations);
+        return { run: () => json(200, this.device.stations) };
       case '/js':
-        return json(200, this.status());
+        return { run: () => json(200, this.status()) };
+      case '/jp':
+        return { run: () => json(200, this.device.programs) };
       case '/cm':
-        return result(this.manualRun(query));
+        return { run: (q) => this.result(this.manualRun(q)) };
       case '/cv':
-        return result(this.changeVariables(query));
+        return { run: (q) => this.result(this.changeVariables(q)) };
+      case '/db':
+        return { run: () => json(200, { date: 'n/a' }), open: true };
       default:
-        return result(RESULT.pageNotFound);
+        return null;
     }
+  }
+
+  private passwordOk(query: URLSearchParams): boolean {
+    return this.device.options.ipas === 1 || query.get('pw') === this.passwordMd5;
+  }
+
+  private result(code: number): PeerReply {
+    return json(200, this.style === 'otf' ? { result: code, item: '' } : { result: code });
+  }
+
+  private missingPage(): PeerReply {
+    if (this.style === 'avr') return this.result(RESULT.pageNotFound);
+    return { status: 404, body: 'The requested page does not exist', contentType: 'text/plain' };
   }
 
   private ja(): OpenSprinklerDocument {
@@ -256,41 +341,45 @@ export class OpenSprinklerPeer {
 
   private settings(): OpenSprinklerDocument['settings'] & { flwrt?: number; flcrt?: number } {
     const stored = this.device.settings;
-    const offsetS = ((this.device.options.tz - 48) / 4) * 3600;
     const sbits = Array.from({ length: stored.nbrd + 1 }, () => 0);
     for (let sid = 0; sid < this.stationCount; sid++) {
-      if (this.isOpen(sid)) sbits[Math.floor(sid / 8)]! |= 1 << (sid % 8);
+      if (this.outputOn(sid)) sbits[Math.floor(sid / 8)]! |= 1 << (sid % 8);
     }
-    const ps = Array.from({ length: this.stationCount }, (_, sid) => this.psEntry(sid, offsetS));
-    const flow = this.hasFlowSensor() ? this.flowWindow : {};
-    return { ...stored, devt: this.now() + offsetS, nq: this.queue.length, sbits, ps, ...flow };
+    const ps = Array.from({ length: this.stationCount }, (_, sid) => this.psEntry(sid));
+    const flow =
+      this.device.options.sn1t === SENSOR_TYPE_FLOW ? { flcrt: this.flowCount(), flwrt: FLOW_WINDOW } : {};
+    return { ...stored, devt: this.local(this.now()), nq: this.queue.length, ...flow, sbits, ps };
   }
 
   private status(): OpenSprinklerDocument['status'] {
-    const sn = Array.from({ length: this.stationCount }, (_, sid) => (this.isOpen(sid) ? 1 : 0));
+    const sn = Array.from({ length: this.stationCount }, (_, sid) => (this.outputOn(sid) ? 1 : 0));
     return { sn, nstations: this.stationCount };
   }
 
   /** `[pid, rem, start (device local time), gid]`; rem counts down once the entry runs. */
-  private psEntry(sid: number, offsetS: number): number[] {
+  private psEntry(sid: number): number[] {
+    const gid = this.device.stations.stn_grp[sid] ?? 0;
     const entry = this.queue.find((candidate) => candidate.sid === sid);
-    if (!entry) return [0, 0, 0, 0];
+    if (!entry) return [0, 0, 0, gid];
     const rem = this.isRunning(entry) ? entry.start + entry.duration - this.now() : entry.duration;
-    return [entry.pid, rem, entry.start + offsetS, entry.gid];
+    return [entry.pid, rem, this.local(entry.start), gid];
   }
 
   /** `/cm`: open (`en=1&t=`) or close (`en=0`) one station. */
   private manualRun(query: URLSearchParams): number {
-    const sid = integer(query.get('sid'));
-    const enable = integer(query.get('en'));
-    if (sid === undefined || enable === undefined) return RESULT.dataMissing;
-    if (sid === null || sid < 0 || sid >= this.stationCount) return RESULT.outOfRange;
-    return enable === 1 ? this.open(sid, integer(query.get('t'))) : this.closeStation(sid);
-  }
-
-  private open(sid: number, seconds: number | null | undefined): number {
-    if (seconds === undefined) return RESULT.dataMissing;
-    if (seconds === null || seconds < 1 || seconds > RUN_SECONDS_MAX) return RESULT.outOfRange;
+    const sidText = query.get('sid');
+    if (sidText === null) return RESULT.dataMissing;
+    const sid = atoi(sidText);
+    if (sid < 0 || sid >= this.stationCount) return RESULT.outOfRange;
+    const enText = query.get('en');
+    if (enText === null) return RESULT.dataMissing;
+    if (atoi(enText) === 0) return this.closeStation(sid);
+    const t = query.get('t');
+    if (t === null) return RESULT.dataMissing;
+    // The firmware keeps the timer in 16 bits: (uint16_t)atol(t).
+    const seconds = atoi(t) & 0xffff;
+    if (seconds === 0 || seconds > RUN_SECONDS_MAX) return RESULT.outOfRange;
+    if (this.isMaster(sid)) return RESULT.notPermitted;
     if (this.queue.some((entry) => entry.sid === sid)) return RESULT.notPermitted;
     const gid = this.device.stations.stn_grp[sid] ?? 0;
     this.queue.push({ sid, pid: MANUAL_PID, start: this.startFor(gid), duration: seconds, gid });
@@ -305,16 +394,63 @@ export class OpenSprinklerPeer {
   }
 
   private closeStation(sid: number): number {
-    const before = this.queue.length;
-    this.queue = this.queue.filter((entry) => entry.sid !== sid);
-    return this.queue.length < before ? RESULT.ok : RESULT.outOfRange;
+    const entry = this.queue.find((candidate) => candidate.sid === sid);
+    if (!entry) return RESULT.outOfRange;
+    this.queue = this.queue.filter((candidate) => candidate !== entry);
+    const now = this.now();
+    if (now >= entry.start) this.recordLastRun(entry, now);
+    return RESULT.ok;
   }
 
-  /** `/cv`: rsn=1 resets every station, rrsn=1 only the running ones; other variables are accepted. */
+  /** `lrun`: [sid, pid, seconds open, end (local)], for non-master stations that had started. */
+  private recordLastRun(entry: QueueEntry, end: number): void {
+    if (this.isMaster(entry.sid)) return;
+    this.device.settings.lrun = [entry.sid, entry.pid, end - entry.start, this.local(end)];
+  }
+
+  /** `/cv`: rsn / rrsn reset stations, en toggles operation, rbt reboots; others are accepted. */
   private changeVariables(query: URLSearchParams): number {
-    if (query.get('rsn') === '1') this.queue = [];
-    if (query.get('rrsn') === '1') this.queue = this.queue.filter((entry) => !this.isRunning(entry));
+    const now = this.now();
+    if (atoi(query.get('rsn') ?? '0') > 0) this.resetStations(now, false);
+    if (atoi(query.get('rrsn') ?? '0') > 0) this.resetStations(now, true);
+    if (atoi(query.get('rbt') ?? '0') > 0) {
+      // OTF firmware answers success and reboots a second later.
+      this.rebootAt = now + 1;
+      return RESULT.ok;
+    }
+    const en = query.get('en');
+    if (en?.startsWith('1')) this.device.settings.en = 1;
+    if (en?.startsWith('0')) this.device.settings.en = 0;
     return RESULT.ok;
+  }
+
+  private resetStations(now: number, runningOnly: boolean): void {
+    for (const entry of [...this.queue]) {
+      if (runningOnly && !this.isRunning(entry)) continue;
+      this.queue = this.queue.filter((candidate) => candidate !== entry);
+      if (now >= entry.start) this.recordLastRun(entry, now);
+    }
+  }
+
+  private isMaster(sid: number): boolean {
+    const { mas, mas2 } = this.device.options;
+    return mas === sid + 1 || mas2 === sid + 1;
+  }
+
+  /** A station's output: its own run, or (for a master) any running station bound to it. */
+  private outputOn(sid: number): boolean {
+    if (this.queue.some((entry) => entry.sid === sid && this.isRunning(entry))) return true;
+    const { mas, mas2 } = this.device.options;
+    const bits =
+      mas === sid + 1 ? this.device.stations.masop : mas2 === sid + 1 ? this.device.stations.masop2 : null;
+    if (!bits) return false;
+    return this.queue.some((entry) => this.isRunning(entry) && bitSet(bits, entry.sid));
+  }
+
+  private flowCount(): number {
+    const open = this.queue.filter((entry) => this.isRunning(entry));
+    const clicks = open.reduce((sum, entry) => sum + (this.flowClicksPerSecond[entry.sid] ?? 0), 0);
+    return Math.round(clicks * FLOW_WINDOW);
   }
 
   private isRunning(entry: QueueEntry): boolean {
@@ -322,22 +458,28 @@ export class OpenSprinklerPeer {
     return entry.start <= now && now < entry.start + entry.duration;
   }
 
+  /** Entries whose time ran out close themselves, recording `lrun` as the firmware does. */
   private expire(): void {
     const now = this.now();
-    this.queue = this.queue.filter((entry) => entry.start + entry.duration > now);
-  }
-
-  private hasFlowSensor(): boolean {
-    return this.device.options.sn1t === 2 || this.device.options.sn2t === 2;
+    if (this.rebootAt !== null && now >= this.rebootAt) {
+      this.rebootAt = null;
+      this.reboot(REBOOT_CAUSE.web);
+    }
+    for (const entry of [...this.queue]) {
+      const end = entry.start + entry.duration;
+      if (end > now) continue;
+      this.queue = this.queue.filter((candidate) => candidate !== entry);
+      this.recordLastRun(entry, end);
+    }
   }
 }
 
-function result(code: number): PeerReply {
-  return json(200, { result: code });
+/** C's atoi: leading whitespace, an optional sign, then digits; anything else stops it (0 when none). */
+function atoi(text: string): number {
+  const match = /^\s*([+-]?\d+)/.exec(text);
+  return match ? Number.parseInt(match[1] ?? '0', 10) : 0;
 }
 
-/** undefined when absent, null when not an integer. */
-function integer(raw: string | null): number | null | undefined {
-  if (raw === null || raw === '') return undefined;
-  return /^-?\d+$/.test(raw) ? Number(raw) : null;
+function bitSet(boards: readonly number[], sid: number): boolean {
+  return ((boards[Math.floor(sid / 8)] ?? 0) & (1 << (sid % 8))) !== 0;
 }

@@ -288,6 +288,7 @@ const validSnapshot: IrrigationSnapshot = {
   controls_persisted: true,
   flow_connected: false,
   flow: { rate_gpm: null, rate_source_id: null, total_gal_today: null, total_source_id: null },
+  software_failsafe_controllers: [],
   ha_adoption: [
     {
       entity: 'input_number.irrigation_max_wind_mph',

@@ -92,6 +92,14 @@ function dump(database: Database, stormTo = Infinity) {
   };
 }
 
+/** `actual`'s rows cut down to the columns of `reference`'s rows (an older schema's). */
+function withColumnsOf(reference: unknown[], actual: unknown[]): unknown[] {
+  const columns = Object.keys((reference[0] ?? {}) as object);
+  return actual.map((row) =>
+    Object.fromEntries(columns.map((column) => [column, (row as Record<string, unknown>)[column]])),
+  );
+}
+
 /** Writes a run and its reading in one transaction, every millisecond, until stopped. */
 function writeStorm(database: Database): () => number {
   let n = 0;
@@ -279,7 +287,10 @@ describe('backup and restore', () => {
 
     const restarted = await boot({ dataDir: target.dataDir });
     expect(restarted.service.store?.schemaVersion).toBe(latestVersion());
-    expect(dump(db(restarted))).toEqual(expected);
+    // Every row and value the old schema held is there; columns later migrations added read null.
+    const restored = dump(db(restarted));
+    expect(withColumnsOf(expected.runs, restored.runs)).toEqual(expected.runs);
+    expect({ ...restored, runs: expected.runs }).toEqual(expected);
   });
 
   it('a bare config restores through the config write path, snapshotting the current one', async () => {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { systemClock } from '../../server/src/core/clock';
+import { EsphomePeer } from '../helpers/esphome-peer';
 import { OPENDOOR_MD5, OpenSprinklerPeer } from '../helpers/opensprinkler-peer';
 import { exited, spawnService } from '../helpers/process';
 
@@ -11,7 +12,9 @@ import { exited, spawnService } from '../helpers/process';
  * A run interrupted by a crash (`kill -9` of the real process) is reconciled
  * when the service comes back: completed when the controller's own timer ran
  * it out, aborted with the time it was proven open when the controller closed
- * it early, and tracked on (then stoppable) while it is still open.
+ * it early, tracked on (then stoppable) while it is still open, and a valve
+ * with no timer of its own found open past its planned end is closed by the
+ * watchdog at boot.
  */
 
 interface RunRow {
@@ -136,5 +139,65 @@ describe('restart in the middle of a run', () => {
     expect(peer.isOpen(0)).toBe(false);
     third.child.kill('SIGTERM');
     await exited(third.child);
+  }, 40_000);
+});
+
+describe('a valve Raincheck lost track of (kill -9 mid-run, restart after the planned end)', () => {
+  let esp: EsphomePeer;
+  let dataDir: string;
+  beforeEach(async () => {
+    // ESPHome web_server switches have no timer: only the service closes them.
+    esp = await new EsphomePeer({ entities: [{ domain: 'switch', name: 'Front Lawn' }] }).start();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-watchdog-'));
+    fs.writeFileSync(
+      path.join(dataDir, 'config.toml'),
+      `schema_version = 2
+[deployment.location]
+lat = 40.7
+lon = -74.0
+[[controllers]]
+id = "esp"
+kind = "esphome_native"
+default = true
+[controllers.config]
+base_url = "${esp.baseUrl}"
+poll_interval_s = 2
+[zones.front_lawn]
+controller_station = "switch/Front Lawn"
+sprinkler_type = "rotor"
+`,
+    );
+  });
+  afterEach(async () => {
+    await esp.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('closes the valve at boot and records the time it really stayed open', async () => {
+    const first = await spawnService(dataDir);
+    const started = Date.now();
+    expect((await post(first.port, { kind: 'run', zone: 'front_lawn', seconds: 3 })).status).toBe(200);
+    expect(esp.isOn('switch', 'Front Lawn')).toBe(true);
+    await sleep(1000);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    // Nobody closes it while the service is down.
+    await sleep(3500);
+    expect(esp.isOn('switch', 'Front Lawn')).toBe(true);
+
+    const second = await spawnService(dataDir);
+    const openFor = (Date.now() - started) / 1000;
+    for (let i = 0; i < 50 && esp.isOn('switch', 'Front Lawn'); i++) await sleep(100);
+    expect(esp.isOn('switch', 'Front Lawn')).toBe(false);
+    const [row] = manualRows(dataDir);
+    expect(row?.status).toBe('completed');
+    expect(row?.note).toMatch(
+      /reported open at restart, \d+ s past its planned end: closed by the watchdog at restart/,
+    );
+    // Open from the command to the restart: more than the 3 s asked, no more than it really ran.
+    expect(row?.duration_s).toBeGreaterThan(3);
+    expect(row?.duration_s).toBeLessThanOrEqual(Math.ceil(openFor) + 1);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
   }, 40_000);
 });

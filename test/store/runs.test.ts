@@ -18,6 +18,8 @@ function run(overrides: Partial<RunRecord> = {}): RunRecord {
     note: null,
     cycle_index: null,
     cycle_count: null,
+    evidence: null,
+    mean_flow_gpm: null,
     ...overrides,
   };
 }
@@ -48,6 +50,41 @@ describe('RunsRepository', () => {
     expect(stored).toEqual({ id, ...record });
     expect(stored?.applied_mm).toBe(0);
     expect(stored?.volume_gal).toBe(0);
+  });
+
+  it('keeps the evidence and the metered mean flow, and learns a baseline from the newest metered runs', () => {
+    const runs = t.store().runs;
+    const flows = [7.9, 8.1, 8.0, 12.5];
+    flows.forEach((flow, i) =>
+      runs.insert(
+        run({
+          start_epoch: 1_700_000_000 + i * 86_400,
+          status: 'completed',
+          evidence: 'metered',
+          mean_flow_gpm: flow,
+        }),
+      ),
+    );
+    runs.insert(
+      run({ start_epoch: 1_700_500_000, status: 'aborted', evidence: 'metered', mean_flow_gpm: 99 }),
+    );
+    runs.insert(run({ start_epoch: 1_700_600_000, status: 'completed', evidence: 'observed' }));
+    runs.insert(run({ zone: 'beds', start_epoch: 1_700_700_000, status: 'completed', mean_flow_gpm: 2 }));
+
+    expect(runs.recentMeanFlows('front_lawn', 3)).toEqual([12.5, 8.0, 8.1]);
+    expect(runs.listWindow(0, 2_000_000_000).map((r) => r.evidence)).toEqual([
+      'metered',
+      'metered',
+      'metered',
+      'metered',
+      'metered',
+      'observed',
+      null,
+    ]);
+  });
+
+  it('refuses an evidence value outside the three the ledger knows', () => {
+    expect(() => t.store().runs.insert(run({ evidence: 'guessed' as never }))).toThrow(/CHECK/);
   });
 
   it('updates only the fields present in the patch, null included', () => {

@@ -58,17 +58,26 @@ describe('POST /wizard/test_controller', () => {
   it('reads the OpenSprinkler peer and answers the probe body', async () => {
     const booted = await services.boot();
     peer.device.options.wl = 80;
+    peer.device.options.fwm = 3;
+    peer.device.options.mas = 8; // a pump master: not a zone
     const res = await post(booted, 'test_controller', { controller: osEntry() });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       ok: true,
       reachable: true,
-      master_enabled: null,
+      master_enabled: true,
       water_level_pct: 80,
-      zone_count: 8,
-      firmware: null,
+      zone_count: 7,
+      firmware: '2.2.1(3)',
     });
     expect(peer.requests.some((r) => r.path === '/ja' && r.query.get('pw') === OPENDOOR_MD5)).toBe(true);
+  });
+
+  it('reports operation disabled on the device as master_enabled false', async () => {
+    const booted = await services.boot();
+    peer.device.settings.en = 0;
+    const res = await post(booted, 'test_controller', { controller: osEntry() });
+    expect(res.body).toMatchObject({ ok: true, master_enabled: false, firmware: '2.2.1' });
   });
 
   it('answers a rejected password with 424 controller_auth_failed, never 401', async () => {
@@ -198,6 +207,22 @@ describe('POST /wizard/scan_zones', () => {
     expect(res.body.zones).toHaveLength(7);
     expect(res.body.zones[0]).toEqual({ station_id: '1', name: 'Front lawn' });
     expect(res.body.zones.map((z: { station_id: string }) => z.station_id)).not.toContain('3');
+  });
+
+  it('leaves the master stations (mas, mas2) out: the firmware refuses to run them', async () => {
+    const booted = await services.boot();
+    peer.device.options.mas = 1;
+    peer.device.options.mas2 = 2;
+    const res = await post(booted, 'scan_zones', { controller: osEntry() });
+    expect(res.status).toBe(200);
+    expect(res.body.zones.map((z: { station_id: string }) => z.station_id)).toEqual([
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+    ]);
   });
 
   it('answers 422 controller_unsupported for ha_service_call, mqtt_command and esphome_native', async () => {

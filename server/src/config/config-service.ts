@@ -24,7 +24,13 @@ import { isPureReference } from './interpolate';
 import { collectSecretValues, isSecretKey, redactSecrets, REDACTED, restoreSecrets } from './secrets';
 import { SnapshotStore, type SnapshotInfo } from './snapshots';
 import { ConfigParseError, parseToml, toToml, withoutNulls } from './toml';
-import { checkSchemaVersion, emptyReport, validateDocument, type ValidationReport } from './validate';
+import {
+  checkSchemaVersion,
+  emptyReport,
+  validateDocument,
+  type ValidationEntry,
+  type ValidationReport,
+} from './validate';
 import { VALIDATED_CACHE_FILE, ValidatedConfigCache } from './validated-cache';
 
 /**
@@ -98,6 +104,12 @@ export interface ConfigServiceDeps {
    * running from sources. Tests inject one.
    */
   buildId?: string | null;
+  /**
+   * Warnings only the running hardware can give (a zone bound to an
+   * OpenSprinkler master station, learned from the device): added to the
+   * report of every save, preview and GET /config/validate. Never errors.
+   */
+  liveWarnings?: (config: RaincheckConfig) => ValidationEntry[];
 }
 
 export class ConfigService {
@@ -240,9 +252,9 @@ export class ConfigService {
   /** GET /config/validate: the report for what is on disk. */
   validateStored(): ValidationReport {
     if (this.status === 'absent') return emptyReport('no config file exists yet');
-    return this.status === 'ok' && this.storedDocument
-      ? validateDocument(this.storedDocument, this.deps.env.vars).report
-      : this.bootReport;
+    if (this.status !== 'ok' || !this.storedDocument) return this.bootReport;
+    const { report, config } = validateDocument(this.storedDocument, this.deps.env.vars);
+    return this.withLiveWarnings(report, config);
   }
 
   /** Resolves once every write queued so far has finished (graceful shutdown). */
@@ -365,9 +377,15 @@ export class ConfigService {
       });
     }
     report.ok = report.errors.length === 0;
+    this.withLiveWarnings(report, config);
     return report.ok && kindConfigs
       ? { doc, config, report, kindConfigs }
       : { doc, config: report.ok ? config : null, report };
+  }
+
+  private withLiveWarnings(report: ValidationReport, config: RaincheckConfig | null): ValidationReport {
+    if (config && this.deps.liveWarnings) report.warnings.push(...this.deps.liveWarnings(config));
+    return report;
   }
 
   private refuseZoneKeyRename(next: JsonObject, allowed: boolean): void {

@@ -48,6 +48,11 @@ export const ET0_METHODS = [
   'source_native',
 ] as const;
 export const AUTH_MODES = ['disabled', 'required'] as const;
+/** Where a flow meter's readings come from (docs/controllers.md "Flow meters"). */
+export const FLOW_METER_KINDS = ['controller', 'ha_sensor', 'mqtt', 'source'] as const;
+/** A meter reports a rate (volume per time) or a cumulative total (a counter). */
+export const FLOW_RATE_UNITS = ['gal/min', 'gal/h', 'L/min', 'L/h', 'm3/h'] as const;
+export const FLOW_TOTAL_UNITS = ['gal', 'L', 'm3'] as const;
 export const LLM_PROVIDERS = ['auto', 'ollama', 'llamacpp', 'openai_compat'] as const;
 
 /** Zone keys become MQTT topics, HA entity ids and history keys: keep them tame. */
@@ -96,12 +101,81 @@ function buildSchemas(z: ZodNamespace) {
     config: kindConfig,
   });
 
+  /**
+   * A flow meter bound to a controller (every zone it drives) or to one zone
+   * (which wins). Readings come from the controller's own sensor, a Home
+   * Assistant sensor, an MQTT topic, or a weather source's extra channel;
+   * the alarm settings apply to the zones it meters.
+   */
+  const flowMeterSchema = z
+    .strictObject({
+      kind: z.enum(FLOW_METER_KINDS),
+      /** ha_sensor: the entity whose state is the reading. */
+      entity_id: z
+        .string()
+        .regex(/^sensor\.[a-z0-9_]+$/, 'expected a sensor entity id such as "sensor.irrigation_flow"')
+        .nullish(),
+      /** mqtt: the topic that carries the reading (on the notifications.mqtt broker, or the add-on's). */
+      topic: z
+        .string()
+        .min(1)
+        .regex(/^[^+#]+$/, 'a topic without the wildcards + and #')
+        .nullish(),
+      /** mqtt: a JSON payload's key holding the value; absent = the payload is the number. */
+      value_key: z.string().min(1).nullish(),
+      /** source: a weather source id and the key of its extra channel (`source:<id>:<key>`). */
+      source_id: z.string().min(1).nullish(),
+      key: z.string().min(1).nullish(),
+      /** `rate` (volume per time) or `total` (a cumulative counter). */
+      reading: z.enum(['rate', 'total']).default('rate'),
+      /** Absent: an HA sensor's own unit_of_measurement, else gal/min for a rate and gal for a total. */
+      unit: z.enum([...FLOW_RATE_UNITS, ...FLOW_TOTAL_UNITS]).nullish(),
+      /** Alarm when the flow is above the zone's learnt baseline times this (a leak, a broken head). */
+      high_factor: z.number().gt(1).max(10).default(1.3),
+      /** Alarm when it is below the baseline times this (a clog, low pressure). */
+      low_factor: z.number().gt(0).lt(1).default(0.7),
+      /** Stop the zone when the flow is above the baseline times this; null never stops. */
+      leak_stop_factor: z.number().gt(1).max(20).nullable().default(2),
+      /** At or below this (US gal/min) with the valve open is no flow: the valve did not open. */
+      no_flow_gpm: z.number().min(0).max(10).default(0.1),
+      /** Seconds after a valve opens before its flow is judged (pipes fill, pressure settles). */
+      settle_s: z.number().int().min(0).max(1800).default(60),
+      /** How many of the zone's last metered runs its baseline is learnt from (the median). */
+      baseline_runs: z.number().int().min(3).max(50).default(5),
+    })
+    .superRefine((meter, issues) => {
+      const need: Record<string, string[]> = {
+        ha_sensor: ['entity_id'],
+        mqtt: ['topic'],
+        source: ['source_id', 'key'],
+        controller: [],
+      };
+      for (const field of need[meter.kind] ?? []) {
+        if (meter[field as keyof typeof meter] == null) {
+          issues.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `a ${meter.kind} flow meter needs ${field}`,
+          });
+        }
+      }
+      const units: readonly string[] = meter.reading === 'total' ? FLOW_TOTAL_UNITS : FLOW_RATE_UNITS;
+      if (meter.unit != null && !units.includes(meter.unit)) {
+        issues.addIssue({
+          code: 'custom',
+          path: ['unit'],
+          message: `a ${meter.reading} reading is in ${units.join(', ')}`,
+        });
+      }
+    });
+
   const controllerSchema = z.strictObject({
     id,
     default: z.boolean().default(false),
     enabled: z.boolean().default(true),
     kind: kindName,
     config: kindConfig,
+    flow_meter: flowMeterSchema.nullish(),
   });
 
   const zoneSchema = z.strictObject({
@@ -128,6 +202,8 @@ function buildSchemas(z: ZodNamespace) {
     weekly_budget_in: z.number().min(0).max(20).nullish(),
     rain_credit_cap_in: z.number().min(0.05).max(5.0).nullish().describe('null = derived from soil'),
     scheduling_model: z.enum(SCHEDULING_MODELS).nullish().describe('null = engine default'),
+    /** A meter of this zone alone; wins over its controller's. */
+    flow_meter: flowMeterSchema.nullish(),
   });
 
   // Spec 2.6 `llm`: the provider fields sit on the block itself (`llm.base_url`, `llm.model`, `llm.api_key`).
@@ -281,6 +357,7 @@ function buildSchemas(z: ZodNamespace) {
   });
 
   return {
+    flowMeterSchema,
     locationSchema,
     deploymentSchema,
     featuresSchema,
@@ -299,6 +376,7 @@ function buildSchemas(z: ZodNamespace) {
 
 const schemas = once(() => buildSchemas(zod()));
 
+export const flowMeterSchema = lazySchema(() => schemas().flowMeterSchema);
 export const locationSchema = lazySchema(() => schemas().locationSchema);
 export const deploymentSchema = lazySchema(() => schemas().deploymentSchema);
 export const featuresSchema = lazySchema(() => schemas().featuresSchema);
@@ -318,6 +396,7 @@ export type RaincheckConfig = z.output<typeof configSchema>;
 export type ZoneConfig = z.output<typeof zoneSchema>;
 export type SourceEntry = z.output<typeof sourceSchema>;
 export type ControllerEntry = z.output<typeof controllerSchema>;
+export type FlowMeterConfig = z.output<typeof flowMeterSchema>;
 
 /** A DNS name (labels of letters, digits and inner hyphens), optionally `*.` for every subdomain. */
 const HOST_NAME_PATTERN =

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { KindConfigs } from './config-types';
 import { interpolateDocument } from './interpolate';
 import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './json-walk';
+import { meterBindings } from './flow-meter-binding';
 import { controllerKind, sourceKind } from './kinds';
 import { restrictionAllowedDays } from './restrictions';
 import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
@@ -85,6 +86,7 @@ export function validateDocument(doc: unknown, env: NodeJS.ProcessEnv): Validati
   checkKindConfigs(config, errors, warnings, kindConfigs);
   checkReferences(config, errors, warnings);
   checkZoneBindings(config, warnings);
+  checkFlowMeters(config, warnings);
   return finish(config);
 }
 
@@ -295,6 +297,44 @@ function pushDuplicates(ids: string[], section: string, code: string, errors: Va
  * controller accepts any zone, its station parses for the kind, or the
  * controller's own zone map covers its slug.
  */
+/**
+ * Flow meters that cannot report: a `source` meter naming no configured
+ * source, a `controller` meter on a controller that reports no flow (only an
+ * OpenSprinkler with `flow_pulse_unit` does).
+ */
+function checkFlowMeters(config: RaincheckConfig, warnings: ValidationEntry[]): void {
+  const sources = new Set(config.sources.map((s) => s.id));
+  for (const binding of meterBindings(config)) {
+    const { meter } = binding;
+    const path = binding.key.startsWith('zone:')
+      ? formatPath(['zones', binding.key.slice('zone:'.length), 'flow_meter'])
+      : formatPath([
+          'controllers',
+          config.controllers.findIndex((c) => c.id === binding.controllerId),
+          'flow_meter',
+        ]);
+    if (meter.kind === 'source' && !sources.has(meter.source_id ?? '')) {
+      warnings.push({
+        code: 'flow_meter_source_unknown',
+        path,
+        message: `the flow meter reads source "${meter.source_id}", which is not configured; it will report nothing`,
+      });
+    }
+    if (meter.kind !== 'controller') continue;
+    const controller = config.controllers.find((c) => c.id === binding.controllerId);
+    const reportsFlow = controller?.kind === 'opensprinkler' && Boolean(controller.config.flow_pulse_unit);
+    if (!reportsFlow) {
+      warnings.push({
+        code: 'flow_meter_no_sensor',
+        path,
+        message:
+          `the flow meter reads controller "${binding.controllerId ?? '?'}", which reports no flow ` +
+          '(an OpenSprinkler with a flow sensor and flow_pulse_unit does)',
+      });
+    }
+  }
+}
+
 function checkZoneBindings(config: RaincheckConfig, warnings: ValidationEntry[]): void {
   const byId = new Map(config.controllers.map((c) => [c.id, c]));
   const fallback = config.controllers.find((c) => c.default);

@@ -6,8 +6,10 @@ import type { EventBus } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
 import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
+import type { ValidationEntry } from '../config/validate';
 import type {
   RouteResult,
+  StopAllResult,
   StopScope,
   ValveDriver,
   ZoneRoute,
@@ -30,6 +32,11 @@ import type { ControllerAdapter, ControllerStatus, HaServices, StationBinding } 
  * closes the valve, so the old adapter stays and `restart_required` names it.
  * Demo mode (`features.demo_mode`, `DEMO=1`) and `DRY_RUN=1` swap every
  * controller for the dry-run kind.
+ *
+ * Readback honesty: a failed reading turns every zone of that controller to
+ * `running_known` false (the last good reading's epoch is kept as
+ * `observed_epoch`) until a reading succeeds. Failures are announced as
+ * `controller.failure` (readbacks once per new failure, commands every time).
  */
 
 export interface ControllerManagerDeps {
@@ -54,6 +61,8 @@ interface Entry {
   stations: StationBinding[];
   status: ControllerStatus | null;
   lastError: string | null;
+  /** The last readback failed: its state is unknown until one succeeds. */
+  readbackFailed: boolean;
   poll: NodeJS.Timeout | null;
   reading: Promise<void> | null;
 }
@@ -65,6 +74,8 @@ export interface ControllerHealth {
   reachable: boolean | null;
   last_error: string | null;
   observed_epoch: number | null;
+  /** `device`: every run arms a limit on the device; `software`: only Raincheck closes its valves. */
+  failsafe: 'device' | 'software';
 }
 
 export class ControllerManager implements Module, ValveDriver {
@@ -105,7 +116,52 @@ export class ControllerManager implements Module, ValveDriver {
       reachable: e.lastError ? false : e.status ? true : null,
       last_error: e.lastError,
       observed_epoch: e.status?.observed_epoch ?? null,
+      failsafe: e.adapter.capabilities.device_limit ? 'device' : 'software',
     }));
+  }
+
+  /** Real controllers whose valves only Raincheck closes (no device-side limit): named in health and the snapshot. */
+  softwareFailsafeControllers(): string[] {
+    return [...this.entries.values()]
+      .filter((e) => !e.simulated && !e.adapter.capabilities.device_limit)
+      .map((e) => e.entry.id);
+  }
+
+  bootedEpoch(controllerId: string): number | null {
+    return this.deviceFacts(controllerId)?.booted_epoch ?? null;
+  }
+
+  /** What the device said about itself at its last reading (firmware, masters, boot time). */
+  deviceFacts(controllerId: string): ControllerStatus['device'] | null {
+    return this.entries.get(controllerId)?.status?.device ?? null;
+  }
+
+  /**
+   * Live validation warnings (ConfigServiceDeps.liveWarnings): a zone bound to a
+   * station its device runs as a master valve, which the firmware refuses to
+   * run alone (`zone_station_master`). Known once the device was read.
+   */
+  stationWarnings(config: RaincheckConfig): ValidationEntry[] {
+    const warnings: ValidationEntry[] = [];
+    const controllers = new Map(config.controllers.map((c) => [c.id, c]));
+    const fallback = defaultControllerId(config);
+    for (const [slug, zone] of Object.entries(config.zones)) {
+      const controller = controllers.get(zone.controller_id ?? fallback ?? '');
+      const entry = controller ? this.entries.get(controller.id) : undefined;
+      const kind = controller ? this.deps.kinds.get(controller.kind) : undefined;
+      const masters = entry?.status?.device?.master_stations ?? [];
+      if (!controller || !kind || masters.length === 0 || entry?.entry.kind !== controller.kind) continue;
+      const station = stationFor(kind, controller.config, slug, zone.controller_station);
+      if (station === null || !masters.includes(station)) continue;
+      warnings.push({
+        code: 'zone_station_master',
+        path: `$.zones.${slug}.controller_station`,
+        message:
+          `zone "${slug}": station ${station} is the master station of controller "${controller.id}" ` +
+          '(it switches with the zones bound to it and cannot run alone); bind the zone to its own station',
+      });
+    }
+    return warnings;
   }
 
   /** Water level and flow from the controllers that report them (spec 2.5 snapshot fields). */
@@ -173,6 +229,7 @@ export class ControllerManager implements Module, ValveDriver {
       station: binding.station,
       simulated: entry.simulated,
       self_timed: caps.self_timed,
+      device_limit: caps.device_limit,
       per_zone_stop: caps.per_zone_stop,
       state_readback: caps.state_readback,
       concurrent_zones: caps.concurrent_zones,
@@ -191,36 +248,25 @@ export class ControllerManager implements Module, ValveDriver {
     return this.command(entry, 'stop', route.zone, () => entry.adapter.stopZone(route.station));
   }
 
-  async stopAll(): Promise<{ controller_id: string; error: Error }[]> {
-    const results = await Promise.all(
+  /** Every controller on its own: one that fails never keeps the others from stopping. */
+  async stopAll(): Promise<StopAllResult[]> {
+    return Promise.all(
       [...this.entries.values()].map(async (entry) => {
+        const confirm = entry.adapter.confirmWithinS;
         try {
           await this.command(entry, 'stop_all', null, () => entry.adapter.stopAll());
-          return null;
+          return { controller_id: entry.entry.id, error: null, confirm_within_s: confirm };
         } catch (err) {
-          return { controller_id: entry.entry.id, error: err as Error };
+          return { controller_id: entry.entry.id, error: err as Error, confirm_within_s: confirm };
         }
       }),
     );
-    return results.filter((r): r is { controller_id: string; error: Error } => r !== null);
   }
 
   zoneStates(): ReadonlyMap<string, ZoneRunningState> {
     const states = new Map<string, ZoneRunningState>();
     for (const entry of this.entries.values()) {
-      for (const { zone, station } of entry.stations) {
-        const seen = entry.status?.stations[station];
-        states.set(
-          zone,
-          seen
-            ? {
-                running: seen.running,
-                running_known: true,
-                observed_epoch: entry.status?.observed_epoch ?? null,
-              }
-            : { running: false, running_known: false, observed_epoch: null },
-        );
-      }
+      for (const { zone, station } of entry.stations) states.set(zone, this.stateOf(entry, station));
     }
     return states;
   }
@@ -229,13 +275,17 @@ export class ControllerManager implements Module, ValveDriver {
     const entry = this.entries.get(route.controller_id);
     if (!entry?.adapter.capabilities.state_readback) return null;
     await this.read(entry);
-    const seen = entry.status?.stations[route.station];
-    if (!seen || entry.lastError) return null;
-    return {
-      running: seen.running,
-      running_known: true,
-      observed_epoch: entry.status?.observed_epoch ?? null,
-    };
+    const state = this.stateOf(entry, route.station);
+    return state.running_known ? state : null;
+  }
+
+  /** A station's state from the last reading; unknown after a failed one (its epoch kept). */
+  private stateOf(entry: Entry, station: string): ZoneRunningState {
+    const seen = entry.status?.stations[station];
+    const observed = entry.status?.observed_epoch ?? null;
+    if (!seen || entry.readbackFailed)
+      return { running: false, running_known: false, observed_epoch: observed };
+    return { running: seen.running, running_known: true, observed_epoch: observed };
   }
 
   confirmWithinS(): number | null {
@@ -320,6 +370,7 @@ export class ControllerManager implements Module, ValveDriver {
       stations,
       status: null,
       lastError: null,
+      readbackFailed: false,
       poll: null,
       reading: null,
     };
@@ -364,11 +415,14 @@ export class ControllerManager implements Module, ValveDriver {
     try {
       entry.status = await entry.adapter.readStatus();
       entry.lastError = null;
+      entry.readbackFailed = false;
     } catch (err) {
       const error = asControllerError(entry.entry.id, err);
-      if (error.message !== entry.lastError)
-        this.log.warn({ controller: entry.entry.id, err: error.message }, 'readback failed');
+      const fresh = !entry.readbackFailed || error.message !== entry.lastError;
       entry.lastError = error.message;
+      entry.readbackFailed = true;
+      if (fresh) this.log.warn({ controller: entry.entry.id, err: error.message }, 'readback failed');
+      // Every failed reading is announced (metrics count each; notify/ coalesces repeats).
       this.announceFailure(entry, error, 'readback', null);
       return;
     }
@@ -389,6 +443,7 @@ export class ControllerManager implements Module, ValveDriver {
       water_level_pct: status.water_level_pct,
       flow_rate_gpm: status.flow_rate_gpm,
       flow_total_gal_today: status.flow_total_gal_today,
+      booted_epoch: status.device?.booted_epoch ?? null,
     });
   }
 

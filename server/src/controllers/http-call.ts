@@ -16,6 +16,8 @@ export interface ControllerCallOptions {
   timeoutMs: number;
   /** Header carrying the remaining-calls count on rate-limited answers. */
   rateLimitHeader?: string;
+  /** Non-2xx statuses handed back to the caller instead of mapped (a 404 that means "no such page"). */
+  passStatuses?: readonly number[];
 }
 
 export async function controllerCall(
@@ -35,7 +37,7 @@ export async function controllerCall(
         : `cannot reach ${safeUrl(url)} (${describeCause(err)})`;
     throw unreachable(controllerId, detail);
   }
-  if (response.ok) return response;
+  if (response.ok || options.passStatuses?.includes(response.status)) return response;
   await response.body?.cancel().catch(() => undefined);
   const where = `${init.method ?? 'GET'} ${safeUrl(url)}`;
   if (response.status === 401 || response.status === 403) {

@@ -26,6 +26,12 @@ export interface ControllerCapabilities {
   concurrent_zones: boolean;
   /** Closes the valve itself after the requested seconds; false = the service owns the shutoff. */
   self_timed: boolean;
+  /**
+   * Every run arms a limit on the device itself (a station timer, a run
+   * duration, a pulse time), so a valve closes even when Raincheck is gone.
+   * False: the failsafe is software-only (Raincheck's stop and watchdog).
+   */
+  device_limit: boolean;
 }
 
 export interface StationState {
@@ -44,6 +50,19 @@ export interface ControllerStatus {
   flow_rate_gpm: number | null;
   /** Cumulative gallons today when the meter says; a rate never implies a total. */
   flow_total_gal_today: number | null;
+  /** What the device says about itself, when it does (OpenSprinkler). */
+  device?: DeviceFacts;
+}
+
+export interface DeviceFacts {
+  /** Firmware version as the vendor writes it (`2.2.1(3)`); null when not reported. */
+  firmware: string | null;
+  /** Operation enabled on the device (OpenSprinkler `en`); null when not reported. */
+  enabled: boolean | null;
+  /** Stations the device runs as master valves (pumps); they cannot be run as zones. */
+  master_stations: string[];
+  /** When the device last booted (epoch seconds); null when not reported. */
+  booted_epoch: number | null;
 }
 
 export interface ScannedZone {
@@ -98,6 +117,8 @@ export interface HaServices {
     entityIds: readonly string[],
     onState: (entityId: string, state: { state: string; attributes: Record<string, unknown> } | null) => void,
   ): () => void;
+  /** The link dropped (false) or came back (true); optional for test doubles. */
+  onConnectionChange?(listener: (connected: boolean) => void): () => void;
 }
 
 /** Everything an adapter's constructor may use. */

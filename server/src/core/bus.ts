@@ -22,6 +22,8 @@ export interface BusEvents {
   'runs.changed': { zone: string | null };
   /** A controller's state was read (polled or pushed); zones keyed by slug. */
   'controller.status': ControllerStatusEvent;
+  /** A flow meter reported (controllers/flow-meters): a rate or a cumulative total, in US units. */
+  'flow.reading': FlowReadingEvent;
   /** The Home Assistant link connected (true) or dropped (false). */
   'ha.connection': { connected: boolean };
   /** Home Assistant's location facts (get_config) were read and differ from the last ones. */
@@ -131,6 +133,18 @@ export interface HaAdoptionEntry {
   observed_value?: string;
 }
 
+export interface FlowReadingEvent {
+  /** The binding: `controller:<id>` (its zones share it) or `zone:<slug>`. */
+  meter: string;
+  /** Where the readings come from: a controller id, `ha:<entity>`, `mqtt:<topic>`, `source:<id>:<key>`. */
+  source_id: string;
+  epoch: number;
+  /** US gal/min; null when the meter reports a total. */
+  rate_gpm: number | null;
+  /** Cumulative US gallons; null when the meter reports a rate. */
+  total_gal: number | null;
+}
+
 export interface ControllerStatusEvent {
   controller_id: string;
   /** Dry-run controllers report pretend valves: nothing to observe. */
@@ -140,6 +154,8 @@ export interface ControllerStatusEvent {
   water_level_pct: number | null;
   flow_rate_gpm: number | null;
   flow_total_gal_today: number | null;
+  /** When the device last booted, when it says (a boot after a run began means the run was cut). */
+  booted_epoch?: number | null;
 }
 
 export type BusEventName = keyof BusEvents;

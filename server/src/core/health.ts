@@ -40,6 +40,12 @@ export interface ControllerHealth {
   reachable: boolean | null;
   /** Additive: why it is unreachable. */
   note: string | null;
+  /**
+   * Additive: `device` when every run arms a limit on the device itself,
+   * `software` when only Raincheck (its stop and watchdog) closes the valves;
+   * null while the controller is not built (disabled).
+   */
+  failsafe: 'device' | 'software' | null;
 }
 
 export interface HaHealth {

@@ -88,11 +88,73 @@ export class ActionExecutor {
         confirm_within_s: route.confirm_within_s,
       };
     }
-    const { failures, confirmWithinS } = await dispatcher.stopAll();
-    const first = failures[0];
-    if (first) throw first.error;
-    return { ok: true, kind: 'stop_all', confirm_within_s: confirmWithinS };
+    return stopAllBody(await dispatcher.stopAll());
   }
+}
+
+/**
+ * stop_all answers per controller (docs/irrigation.md): every controller is
+ * asked, each on its own. When at least one stopped (or none is configured)
+ * the answer is 200 with `controllers` (each `{controller_id, ok,
+ * confirm_within_s}` or `{controller_id, ok: false, status, code, error}`),
+ * `ok` true only when all stopped, and `partial` true when some did not. When
+ * none stopped, the worst failure is the status and code, with the same list.
+ */
+function stopAllBody({
+  results,
+  confirmWithinS,
+}: Awaited<ReturnType<Dispatcher['stopAll']>>): Record<string, unknown> {
+  const controllers = results.map((r) => {
+    if (!r.error) return { controller_id: r.controller_id, ok: true, confirm_within_s: r.confirm_within_s };
+    const e = r.error as { status?: unknown; code?: unknown };
+    return {
+      controller_id: r.controller_id,
+      ok: false,
+      status: typeof e.status === 'number' ? e.status : 502,
+      code: typeof e.code === 'string' ? e.code : 'controller_unreachable',
+      error: r.error.message,
+    };
+  });
+  const failed = results.filter((r) => r.error !== null);
+  if (results.length > 0 && failed.length === results.length) {
+    const worst = [...failed].sort((a, b) => severity(b.error) - severity(a.error))[0]?.error as Error;
+    throw new StopAllFailed(worst, controllers);
+  }
+  return {
+    ok: failed.length === 0,
+    kind: 'stop_all',
+    confirm_within_s: confirmWithinS,
+    controllers,
+    ...(failed.length > 0 ? { partial: true } : {}),
+  };
+}
+
+/** A stop_all that stopped nothing: the worst failure's status and code, every controller's outcome. */
+class StopAllFailed extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(worst: Error, controllers: unknown[]) {
+    super(worst.message);
+    const e = worst as { status?: unknown; code?: unknown; extra?: unknown };
+    this.status = typeof e.status === 'number' ? e.status : 502;
+    this.code = typeof e.code === 'string' ? e.code : 'controller_unreachable';
+    this.extra = { ...(typeof e.extra === 'object' && e.extra !== null ? e.extra : {}), controllers };
+  }
+}
+
+/** Which failure speaks for a stop_all that stopped nothing: the one the owner must act on first. */
+const SEVERITY: Record<string, number> = {
+  controller_auth_failed: 4,
+  controller_unsupported: 3,
+  controller_rate_limited: 2,
+  controller_unreachable: 1,
+};
+
+function severity(error: Error | null): number {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? (SEVERITY[code] ?? 0) : 0;
 }
 
 function refused(error: { status: number; code: string; message: string }): ActionOutcome {

@@ -35,6 +35,8 @@ export type ComputeIrrigation = (input: EngineInput) => EngineOutput;
 export interface HardwareView {
   zoneStates(): ReadonlyMap<string, ZoneRunningState>;
   restartReasons(): string[];
+  /** Real controllers with no device-side limit: only Raincheck closes their valves. */
+  softwareFailsafeControllers(): string[];
   hardwareFacts(): Pick<
     IrrigationSnapshot,
     'water_level_pct' | 'water_level_capable' | 'flow_connected' | 'flow'
@@ -46,6 +48,11 @@ export interface HaView {
   /** The link is up; true when HA is not configured (the native path). */
   reachable(): boolean;
   adoption(): HaAdoptionEntry[];
+}
+
+/** The flow monitor's view of metered water (irrigation/flow): the snapshot's `flow` extras. */
+export interface FlowView {
+  snapshotFlow(base: IrrigationSnapshot['flow']): { connected: boolean; flow: Record<string, unknown> };
 }
 
 export interface IrrigationServiceDeps {
@@ -61,6 +68,8 @@ export interface IrrigationServiceDeps {
   hardware?: HardwareView | null;
   /** Null or absent: standalone (`ha_adoption` [], `ha_reachable` true). */
   ha?: HaView | null;
+  /** Null or absent: no flow monitor (the controllers' own flow fields only). */
+  flow?: FlowView | null;
 }
 
 /** Parts of the input a simulation may replace. */
@@ -92,6 +101,9 @@ export class IrrigationService implements Module {
   async start(): Promise<void> {
     this.unsubscribers.push(this.deps.bus.on('weather.snapshot', () => this.schedule()));
     this.unsubscribers.push(this.deps.bus.on('controller.status', () => this.schedule()));
+    // A failed reading turns zones to running_known false: show it without waiting for the next tick.
+    this.unsubscribers.push(this.deps.bus.on('controller.failure', () => this.schedule()));
+    this.unsubscribers.push(this.deps.bus.on('flow.alarm', () => this.recompute()));
     // A run starting or ending changes the zone cards and the ledger: show it at once.
     this.unsubscribers.push(this.deps.bus.on('runs.changed', () => this.recompute()));
     // A saved config (the user's change) and a new forecast (every 30 minutes, and the
@@ -245,9 +257,13 @@ export class IrrigationService implements Module {
     const hardware = this.deps.hardware;
     if (!hardware) return output;
     const reasons = hardware.restartReasons();
-    Object.assign(output.snapshot, hardware.hardwareFacts(), {
+    const facts = hardware.hardwareFacts();
+    const metered = this.deps.flow?.snapshotFlow(facts.flow);
+    Object.assign(output.snapshot, facts, {
       restart_required: reasons.length > 0,
       restart_reasons: reasons,
+      software_failsafe_controllers: hardware.softwareFailsafeControllers(),
+      ...(metered ? { flow: metered.flow, flow_connected: facts.flow_connected || metered.connected } : {}),
     });
     return output;
   }

@@ -428,6 +428,11 @@ export const irrigationSnapshotSchema = z
     controls_persisted: z.boolean(),
     flow_connected: z.boolean(),
     flow: flowSchema,
+    /**
+     * Beyond the spec's fields: real controllers with no device-side limit,
+     * whose valves only Raincheck's stop and watchdog close (docs/controllers.md).
+     */
+    software_failsafe_controllers: z.array(z.string()),
     ha_adoption: z.array(haAdoptionEntrySchema),
     /** Deprecated (spec 9.6): same as `controls_persisted` (refinement below). */
     override_helpers_present: z.boolean(),

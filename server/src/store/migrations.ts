@@ -202,6 +202,30 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'learning loop: session plans, tuning dismissals, announcements',
     up: (db) => db.exec(LEARNING_SCHEMA),
   },
+  {
+    version: 5,
+    name: 'run evidence, metered flow and flow alarms',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE runs ADD COLUMN evidence TEXT
+          CHECK (evidence IS NULL OR evidence IN ('observed', 'commanded', 'metered'));
+        ALTER TABLE runs ADD COLUMN mean_flow_gpm REAL;
+        CREATE INDEX runs_metered ON runs (zone, start_epoch) WHERE mean_flow_gpm IS NOT NULL;
+        CREATE TABLE flow_alarms (
+          id            INTEGER PRIMARY KEY,
+          epoch         INTEGER NOT NULL,
+          zone          TEXT NOT NULL,
+          controller_id TEXT,
+          kind          TEXT NOT NULL CHECK (kind IN ('high', 'low', 'none')),
+          rate_gpm      REAL,
+          baseline_gpm  REAL,
+          stopped       INTEGER NOT NULL DEFAULT 0,
+          session_id    TEXT,
+          note          TEXT NOT NULL
+        );
+        CREATE INDEX flow_alarms_by_epoch ON flow_alarms (epoch);
+      `),
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

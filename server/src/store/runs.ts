@@ -6,6 +6,16 @@ export type RunStatus = 'intended' | 'running' | 'completed' | 'aborted' | 'skip
 export type RunSource =
   'ha_refresher' | 'manual' | `manual:${string}` | 'dry_run' | `dry_run:${string}` | 'smart_morning';
 
+/**
+ * Where a finished row's `duration_s` comes from (an extra run-record field,
+ * spec 2.5 lets records carry extras): `observed` = the controller's readback
+ * saw the valve open that long; `metered` = observed, and a flow meter measured
+ * `volume_gal`; `commanded` = what was asked of a controller that cannot
+ * report (or a stretch nobody saw): planned-only evidence. Null on rows that
+ * are not water (skipped, intended, running) and on legacy rows.
+ */
+export type RunEvidence = 'observed' | 'commanded' | 'metered';
+
 /** Spec 2.5 "Run record". Nullable fields stay null when nothing was observed. */
 export interface RunRecord {
   session_id: string | null;
@@ -21,6 +31,10 @@ export interface RunRecord {
   note: string | null;
   cycle_index: number | null;
   cycle_count: number | null;
+  /** Extra: see RunEvidence. Absent on insert = null. */
+  evidence?: RunEvidence | null;
+  /** Extra: the mean metered flow while the valve was open (US gal/min); null without a meter. */
+  mean_flow_gpm?: number | null;
 }
 
 export interface StoredRun extends RunRecord {
@@ -29,18 +43,38 @@ export interface StoredRun extends RunRecord {
 
 /** Fields that change after a run starts. A key that is present is written, null included. */
 export type RunUpdate = Partial<
-  Pick<RunRecord, 'status' | 'duration_s' | 'applied_mm' | 'volume_gal' | 'note' | 'skip_reason'>
+  Pick<
+    RunRecord,
+    | 'status'
+    | 'duration_s'
+    | 'applied_mm'
+    | 'volume_gal'
+    | 'note'
+    | 'skip_reason'
+    | 'evidence'
+    | 'mean_flow_gpm'
+  >
 >;
 
-const UPDATABLE = ['status', 'duration_s', 'applied_mm', 'volume_gal', 'note', 'skip_reason'] as const;
+const UPDATABLE = [
+  'status',
+  'duration_s',
+  'applied_mm',
+  'volume_gal',
+  'note',
+  'skip_reason',
+  'evidence',
+  'mean_flow_gpm',
+] as const;
 
 const COLUMNS =
   'session_id, zone, start_epoch, duration_s, skip_reason, source, status, ' +
-  'controller_id, applied_mm, volume_gal, note, cycle_index, cycle_count';
+  'controller_id, applied_mm, volume_gal, note, cycle_index, cycle_count, evidence, mean_flow_gpm';
 
 const INSERT_SQL =
   `INSERT INTO runs (${COLUMNS}) VALUES (@session_id, @zone, @start_epoch, @duration_s, @skip_reason, ` +
-  '@source, @status, @controller_id, @applied_mm, @volume_gal, @note, @cycle_index, @cycle_count)';
+  '@source, @status, @controller_id, @applied_mm, @volume_gal, @note, @cycle_index, @cycle_count, ' +
+  '@evidence, @mean_flow_gpm)';
 
 // One statement for every patch shape: a set_<col> flag of 1 writes the new value, 0 keeps the old one.
 const UPDATE_SQL =
@@ -153,6 +187,7 @@ export class RunsRepository {
   private readonly pageEndStmt: Statement<[PageParams], RunCursor>;
   private readonly jsonRangeStmt: Statement<[RangeParams], Buffer>;
   private readonly scheduledStartsStmt: Statement<[number, number], number>;
+  private readonly meteredStmt: Statement<[string, number], number>;
 
   constructor(db: Database) {
     this.insertStmt = db.prepare<[RunRecord]>(INSERT_SQL);
@@ -180,6 +215,14 @@ export class RunsRepository {
           "AND source IN ('smart_morning', 'ha_refresher') ORDER BY start_epoch",
       )
       .pluck();
+    this.meteredStmt = db
+      .prepare<[string, number], number>(
+        // One sample per watering job: its request and observed rows (and cycle segments) are one run.
+        'SELECT avg(mean_flow_gpm) FROM runs WHERE zone = ? AND mean_flow_gpm IS NOT NULL ' +
+          "AND status = 'completed' GROUP BY coalesce(session_id, 'row:' || id) " +
+          'ORDER BY max(start_epoch) DESC, max(id) DESC LIMIT ?',
+      )
+      .pluck();
   }
 
   get(id: number): StoredRun | null {
@@ -198,7 +241,17 @@ export class RunsRepository {
 
   /** Returns the new row id, the handle for later status updates. */
   insert(run: RunRecord): number {
-    return Number(this.insertStmt.run(run).lastInsertRowid);
+    const row = { ...run, evidence: run.evidence ?? null, mean_flow_gpm: run.mean_flow_gpm ?? null };
+    return Number(this.insertStmt.run(row).lastInsertRowid);
+  }
+
+  /**
+   * Mean metered flows of a zone's last `limit` completed watering jobs (one
+   * per session: its request and hardware rows agree), newest first: what its
+   * flow baseline is learnt from.
+   */
+  recentMeanFlows(zone: string, limit: number): number[] {
+    return this.meteredStmt.all(zone, limit);
   }
 
   /** Returns false when no run has that id. */

@@ -4,6 +4,7 @@ import { AnnouncementsRepository } from './announcements';
 import { closeDatabase, openDatabase, type Database, type OpenOptions } from './database';
 import { ControlsRepository } from './controls';
 import { DecisionsRepository } from './decisions';
+import { FlowAlarmsRepository } from './flow-alarms';
 import { ForecastArchiveRepository } from './forecast-archive';
 import { schemaVersion } from './migrations';
 import { NotificationDeliveriesRepository } from './notification-deliveries';
@@ -31,6 +32,7 @@ export class Store {
   readonly sessionPlans: SessionPlansRepository;
   readonly tuningDismissals: TuningDismissalsRepository;
   readonly announcements: AnnouncementsRepository;
+  readonly flowAlarms: FlowAlarmsRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -47,6 +49,7 @@ export class Store {
     this.sessionPlans = new SessionPlansRepository(db);
     this.tuningDismissals = new TuningDismissalsRepository(db);
     this.announcements = new AnnouncementsRepository(db);
+    this.flowAlarms = new FlowAlarmsRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */

@@ -24,7 +24,9 @@ import { WizardError, withDeadline } from './wizard-error';
  * - scan_zones answers 422 `controller_unsupported` for the kinds spec 4.6
  *   names, and 502 `zone_scan_failed` for every other failure, including a
  *   kind without zone discovery; `cause` carries the controller code.
- * - `master_enabled` and `firmware`: no adapter reports them, so null.
+ * - `master_enabled` and `firmware` come from the device facts of the status
+ *   read (OpenSprinkler: `en`, operation enabled, and `fwv`/`fwm`); null for
+ *   kinds that do not report them.
  * - Cloud kinds (rachio) add `discovered_device` and `rate_limit_remaining`,
  *   read from the adapter's optional probe (RachioController.discoverDevice,
  *   rateLimitRemaining); null when the adapter has none.
@@ -91,10 +93,10 @@ export async function testController(
     const result: TestControllerResult = {
       ok: true,
       reachable: true,
-      master_enabled: null,
+      master_enabled: status.device?.enabled ?? null,
       water_level_pct: status.water_level_pct,
       zone_count: zones ? zones.length : null,
-      firmware: null,
+      firmware: status.device?.firmware ?? null,
     };
     if (CLOUD_CONTROLLER_KINDS.has(entry.kind)) {
       const cloud = isCloudProbe(adapter) ? adapter : null;

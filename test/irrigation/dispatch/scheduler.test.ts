@@ -120,6 +120,7 @@ async function rig(
     zoneConfig: (zone) => config.zones[zone],
     state: store.controls,
   });
+  dispatcher.start();
   let snapshot: IrrigationSnapshot | null = null;
   const scheduler = new Scheduler({
     bus,

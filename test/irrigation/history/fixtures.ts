@@ -18,6 +18,8 @@ export function runRecord(overrides: Partial<RunRecord> = {}): RunRecord {
     note: null,
     cycle_index: 1,
     cycle_count: 2,
+    evidence: 'observed',
+    mean_flow_gpm: null,
     ...overrides,
   };
 }

@@ -54,6 +54,7 @@ export class DryRunController implements ControllerAdapter {
       flow: false,
       concurrent_zones: ctx.config.concurrent_zones,
       self_timed: true,
+      device_limit: true,
     };
   }
 

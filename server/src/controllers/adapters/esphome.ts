@@ -16,9 +16,16 @@ import type {
  * `esphome_native`: an ESPHome device through its `web_server` REST API
  * (shared/fixtures/esphome.md), not the protobuf native API. Each zone is a
  * switch (valve relay) or valve entity: POST turn_on / open starts it,
- * turn_off / close stops it, GET reads it. The API has no run duration, so
- * the service owns the shutoff (self_timed false), and no entity list, so no
- * zone scan. Entities are addressed in either URL form ESPHome has used: the
+ * turn_off / close stops it, GET reads it. A switch or valve has no run
+ * duration, so the service owns the shutoff (self_timed false), and the API
+ * has no entity list, so no zone scan. A valve of ESPHome's sprinkler
+ * component can time itself: its `run_duration_number` is a number entity,
+ * and turning the valve switch on runs it for that long. With
+ * `run_duration_numbers` (station -> number entity, in `run_duration_unit`,
+ * `s` or `min` as the device's number is configured) each run first sets the
+ * number (POST /number/<e>/set?value=), then opens the valve: a device-side
+ * limit (`device_limit` when every bound station has one); the service still
+ * sends its stop at the end. Entities are addressed in either URL form ESPHome has used: the
  * legacy object id (`switch.front_lawn` -> /switch/front_lawn) or the current
  * entity name (`switch/Front Lawn` -> /switch/Front%20Lawn). Calls go one at
  * a time: the device's small web server handles few connections at once.
@@ -32,6 +39,8 @@ type EsphomeDomain = 'switch' | 'valve';
 const LEGACY_ENTITY = /^(switch|valve)\.([a-z0-9_-]+)$/;
 /** `switch/Front Lawn` (or `switch/Device/Entity` on a sub-device): domain and entity name. */
 const NAMED_ENTITY = /^(switch|valve)\/(.+)$/;
+const LEGACY_NUMBER = /^(number)\.([a-z0-9_-]+)$/;
+const NAMED_NUMBER = /^(number)\/(.+)$/;
 
 export interface EsphomeEntity {
   domain: EsphomeDomain;
@@ -41,16 +50,27 @@ export interface EsphomeEntity {
 
 /** The entity a station names, or null when it is neither form. */
 export function parseEsphomeStation(station: string): EsphomeEntity | null {
-  const named = NAMED_ENTITY.exec(station);
+  return parseEntity(station, NAMED_ENTITY, LEGACY_ENTITY) as EsphomeEntity | null;
+}
+
+/** A run-duration number entity (`number/Front Lawn Run Duration` or `number.front_lawn_run_duration`). */
+export function parseEsphomeNumber(entity: string): { urlPath: string } | null {
+  return parseEntity(entity, NAMED_NUMBER, LEGACY_NUMBER);
+}
+
+function parseEntity(
+  text: string,
+  namedForm: RegExp,
+  legacyForm: RegExp,
+): { domain: string; urlPath: string } | null {
+  const named = namedForm.exec(text);
   if (named) {
     const segments = (named[2] ?? '').split('/');
     const valid = segments.every((s) => s !== '' && s.trim() === s);
-    return valid
-      ? { domain: named[1] as EsphomeDomain, urlPath: segments.map(encodeURIComponent).join('/') }
-      : null;
+    return valid ? { domain: named[1] ?? '', urlPath: segments.map(encodeURIComponent).join('/') } : null;
   }
-  const legacy = LEGACY_ENTITY.exec(station);
-  return legacy ? { domain: legacy[1] as EsphomeDomain, urlPath: legacy[2] ?? '' } : null;
+  const legacy = legacyForm.exec(text);
+  return legacy ? { domain: legacy[1] ?? '', urlPath: legacy[2] ?? '' } : null;
 }
 
 /** fetch refuses a URL with credentials and quotes it whole in the error: keep them in username/password. */
@@ -77,6 +97,17 @@ const configSchema = z.looseObject({
   concurrent_zones: z.boolean().default(false),
   /** Zone slug -> entity station. */
   zone_map: z.record(z.string(), z.string().min(1)).optional(),
+  /** Station -> the sprinkler component's run-duration number entity of that valve (a device-side limit). */
+  run_duration_numbers: z
+    .record(
+      z.string(),
+      z
+        .string()
+        .refine((e) => parseEsphomeNumber(e) !== null, 'expected "number/<name>" or "number.<object_id>"'),
+    )
+    .optional(),
+  /** The unit the run-duration numbers are configured in on the device. */
+  run_duration_unit: z.enum(['s', 'min']).default('s'),
 });
 export type EsphomeConfig = z.output<typeof configSchema>;
 
@@ -104,6 +135,7 @@ export class EsphomeController implements ControllerAdapter {
 
   constructor(private readonly ctx: AdapterContext<EsphomeConfig>) {
     this.id = ctx.id;
+    const stations = [...new Set(ctx.stations.map((binding) => binding.station))];
     this.capabilities = {
       per_zone_stop: true,
       state_readback: true,
@@ -112,6 +144,7 @@ export class EsphomeController implements ControllerAdapter {
       flow: false,
       concurrent_zones: ctx.config.concurrent_zones,
       self_timed: false,
+      device_limit: stations.length > 0 && stations.every((station) => this.durationNumber(station) !== null),
     };
     this.confirmWithinS = ctx.config.poll_interval_s;
     this.pollIntervalMs = ctx.config.poll_interval_s * 1000;
@@ -122,10 +155,21 @@ export class EsphomeController implements ControllerAdapter {
   async start(): Promise<void> {}
   async stop(): Promise<void> {}
 
-  /** Opens the entity; `seconds` is not sent (the service closes it at the end). */
-  async runZone(station: string, _seconds: number): Promise<void> {
+  /** Arms the valve's run duration when it has one, then opens it (the service also closes it at the end). */
+  async runZone(station: string, seconds: number): Promise<void> {
     const entity = this.entity(station);
+    const number = this.durationNumber(station);
+    if (number) {
+      const value =
+        this.ctx.config.run_duration_unit === 'min' ? Math.ceil(seconds / 60) : Math.ceil(seconds);
+      await this.call(station, `/number/${number.urlPath}/set?value=${value}`, 'POST');
+    }
     await this.command(station, entity, COMMANDS[entity.domain].start);
+  }
+
+  private durationNumber(station: string): { urlPath: string } | null {
+    const entity = this.ctx.config.run_duration_numbers?.[station];
+    return entity ? parseEsphomeNumber(entity) : null;
   }
 
   async stopZone(station: string): Promise<'zone'> {
@@ -178,19 +222,24 @@ export class EsphomeController implements ControllerAdapter {
   }
 
   private async command(station: string, entity: EsphomeEntity, method: string): Promise<void> {
-    const response = await this.call(station, `/${entity.domain}/${entity.urlPath}/${method}`, 'POST');
-    await response.body?.cancel().catch(() => undefined);
+    await this.call(station, `/${entity.domain}/${entity.urlPath}/${method}`, 'POST');
   }
 
   private async readEntity(station: string, entity: EsphomeEntity): Promise<EntityState> {
-    const response = await this.call(station, `/${entity.domain}/${entity.urlPath}`, 'GET');
+    const response = await this.request(station, `/${entity.domain}/${entity.urlPath}`, 'GET');
     const parsed = entityStateSchema.safeParse(await readJson(this.id, response, this.timeoutMs));
     if (parsed.success) return parsed.data;
     throw unreachable(this.id, `unexpected state payload for "${station}"`);
   }
 
+  /** A POST whose answer carries nothing but its status. */
+  private async call(station: string, path: string, method: 'POST'): Promise<void> {
+    const response = await this.request(station, path, method);
+    await response.body?.cancel().catch(() => undefined);
+  }
+
   /** controllerCall's mapping, with a 404 reported as the unknown entity it means. */
-  private async call(station: string, path: string, method: 'GET' | 'POST'): Promise<Response> {
+  private async request(station: string, path: string, method: 'GET' | 'POST'): Promise<Response> {
     const url = `${this.baseUrl}${path}`;
     let notFound = false;
     const fetchNoting404: typeof fetch = async (input, init) => {

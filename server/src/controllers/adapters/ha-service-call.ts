@@ -171,6 +171,8 @@ export class HaServiceCallController implements ControllerAdapter {
       flow: false,
       concurrent_zones: ctx.config.concurrent_zones,
       self_timed: false,
+      // A script receives the seconds and can time itself inside Home Assistant; a switch or valve cannot.
+      device_limit: stations.size > 0 && [...stations].every((station) => domainOf(station) === 'script'),
     };
   }
 
@@ -186,7 +188,15 @@ export class HaServiceCallController implements ControllerAdapter {
       return;
     }
     if (this.watched.length === 0) return;
-    this.unsubscribe = ha.subscribeStates(this.watched, (entityId, state) => this.onPushed(entityId, state));
+    const offStates = ha.subscribeStates(this.watched, (entityId, state) => this.onPushed(entityId, state));
+    // A dropped link with no call in flight must still turn the states unknown (readback honesty).
+    const offLink = ha.onConnectionChange?.((connected) =>
+      connected ? this.scheduleResync(1) : this.linkLost(),
+    );
+    this.unsubscribe = () => {
+      offStates();
+      offLink?.();
+    };
     await this.resync().catch(() => undefined);
   }
 

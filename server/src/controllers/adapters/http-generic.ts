@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { epochSeconds } from '../../core/clock';
 import { asControllerError, unsupported, type ControllerError } from '../errors';
 import { controllerCall, readJson, type ControllerCallOptions } from '../http-call';
+import { carriesDuration, durationValues, type DurationValues } from '../run-duration';
 import type {
   AdapterContext,
   ControllerAdapter,
@@ -18,8 +19,10 @@ import type {
  * describes each request as a template; this adapter fills in the station and
  * duration and maps failures to the spec 7 codes through controllerCall.
  *
- * Templates substitute `{station}`, `{seconds}` and `{minutes}` (seconds / 60
- * rounded up) in one pass, so a value that itself contains `{seconds}` is
+ * Templates substitute `{station}`, `{seconds}`, `{minutes}` (seconds / 60
+ * rounded up) and `{pulsetime}` (Tasmota PulseTime, controllers/run-duration.ts)
+ * in one pass; a run template with a duration arms a device-side limit
+ * (`device_limit`). Substitution is one pass, so a value that itself contains `{seconds}` is
  * never expanded again. Each substituted value is escaped for where it lands:
  * - URLs: encodeURIComponent, so a station such as `../x?y=1` stays one path
  *   segment or query value and can never add a path, a query or a fragment;
@@ -41,8 +44,8 @@ import type {
  */
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
-const PLACEHOLDER = /\{(station|seconds|minutes)\}/g;
-const SAMPLE_VALUES: TemplateValues = { station: '1', seconds: 60, minutes: 1 };
+const PLACEHOLDER = /\{(station|seconds|minutes|pulsetime)\}/g;
+const SAMPLE_VALUES: TemplateValues = { station: '1', ...durationValues(60) };
 /** Values at `running_pointer` that mean the valve is open (strings compared case-insensitively). */
 const RUNNING_WORDS = new Set(['on', 'open', 'running', 'true', '1']);
 
@@ -51,7 +54,7 @@ const urlTemplate = z
   .min(1)
   .refine(
     isHttpUrlTemplate,
-    'expected an http:// or https:// URL (placeholders {station}, {seconds}, {minutes})',
+    'expected an http:// or https:// URL (placeholders {station}, {seconds}, {minutes}, {pulsetime})',
   );
 
 const actionSchema = z
@@ -109,10 +112,8 @@ export type HttpGenericConfig = z.output<typeof configSchema>;
 type ActionConfig = z.output<typeof actionSchema>;
 type StatusConfig = z.output<typeof statusSchema>;
 
-interface TemplateValues {
+interface TemplateValues extends DurationValues {
   station: string;
-  seconds: number;
-  minutes: number;
 }
 
 export class HttpGenericController implements ControllerAdapter {
@@ -137,6 +138,7 @@ export class HttpGenericController implements ControllerAdapter {
       flow: false,
       concurrent_zones: ctx.config.concurrent_zones,
       self_timed: ctx.config.self_timed,
+      device_limit: ctx.config.self_timed || carriesDuration([ctx.config.run.url, ctx.config.run.body]),
     };
     // A change shows at the next poll at the latest, plus that poll's own call.
     this.confirmWithinS = readback ? ctx.config.poll_interval_s + ctx.config.timeout_s : null;
@@ -147,17 +149,17 @@ export class HttpGenericController implements ControllerAdapter {
   async stop(): Promise<void> {}
 
   async runZone(station: string, seconds: number): Promise<void> {
-    await this.send(this.config.run, { station, seconds, minutes: Math.ceil(seconds / 60) });
+    await this.send(this.config.run, { station, ...durationValues(seconds) });
   }
 
   async stopZone(station: string): Promise<'zone'> {
-    await this.send(this.config.stop, { station, seconds: 0, minutes: 0 });
+    await this.send(this.config.stop, { station, ...durationValues(0) });
     return 'zone';
   }
 
   async stopAll(): Promise<void> {
     if (this.config.stop_all) {
-      await this.send(this.config.stop_all, { station: '', seconds: 0, minutes: 0 });
+      await this.send(this.config.stop_all, { station: '', ...durationValues(0) });
       return;
     }
     await this.stopEachStation();
@@ -205,7 +207,7 @@ export class HttpGenericController implements ControllerAdapter {
   }
 
   private async fetchStatus(status: StatusConfig, station: string): Promise<unknown> {
-    const url = renderTemplate(status.url, { station, seconds: 0, minutes: 0 }, encodeURIComponent);
+    const url = renderTemplate(status.url, { station, ...durationValues(0) }, encodeURIComponent);
     const headers = this.headers();
     headers.set('accept', 'application/json');
     const response = await controllerCall(this.call, url, { method: status.method, headers });
@@ -220,7 +222,7 @@ export class HttpGenericController implements ControllerAdapter {
   ): Record<string, StationState> {
     const found: Record<string, StationState> = {};
     for (const station of stations) {
-      const values = { station, seconds: 0, minutes: 0 };
+      const values = { station, ...durationValues(0) };
       const running = resolvePointer(
         document,
         renderTemplate(status.running_pointer, values, escapePointerToken),

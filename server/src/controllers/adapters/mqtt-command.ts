@@ -1,3 +1,4 @@
+import { carriesDuration, durationValues } from '../run-duration';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { z } from 'zod';
 import { epochSeconds } from '../../core/clock';
@@ -35,7 +36,9 @@ import type {
  *   state survives a reconnect (retained state messages refresh it), but
  *   readStatus throws controller_unreachable while the broker is down.
  * - Payload templates substitute `{station}` (the slug, [a-z0-9_] only),
- *   `{seconds}` and `{minutes}` (seconds / 60 rounded up) as plain text.
+ *   `{seconds}`, `{minutes}` (seconds / 60 rounded up) and `{pulsetime}`
+ *   (Tasmota PulseTime, controllers/run-duration.ts) as plain text. A run payload
+ *   with one of them arms a device-side limit (`device_limit`).
  * - The password is only handed to the MQTT client; error texts are scrubbed
  *   of it before they are logged or thrown.
  */
@@ -44,7 +47,7 @@ const RECONNECT_MS = 3_000;
 const CONFIRM_WITHIN_S = 5;
 /** CONNACK codes for refused credentials: MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135). */
 const AUTH_REFUSED_CODES = new Set([4, 5, 134, 135]);
-const PLACEHOLDER = /\{(station|seconds|minutes)\}/g;
+const PLACEHOLDER = /\{(station|seconds|minutes|pulsetime)\}/g;
 /** Publish and exact-match subscribe topics: no wildcards. */
 const plainTopic = z
   .string()
@@ -129,6 +132,11 @@ export class MqttCommandController implements ControllerAdapter {
       flow: false,
       concurrent_zones: ctx.config.concurrent_zones,
       self_timed: ctx.config.self_timed,
+      // Every zone's run payload must hand the duration to the device.
+      device_limit:
+        ctx.config.self_timed ||
+        (Object.keys(ctx.config.zone_command_map).length > 0 &&
+          Object.values(ctx.config.zone_command_map).every((zone) => carriesDuration([zone.run_payload]))),
     };
     this.confirmWithinS = readback ? CONFIRM_WITHIN_S : null;
   }
@@ -154,7 +162,11 @@ export class MqttCommandController implements ControllerAdapter {
     );
     client.on(
       'close',
-      whileCurrent(() => this.failPending('lost the broker connection before it acknowledged')),
+      whileCurrent(() => {
+        this.failPending('lost the broker connection before it acknowledged');
+        // The held states may be stale now: the manager reads again (and finds the broker gone).
+        if (this.capabilities.state_readback) this.ctx.notify();
+      }),
     );
     client.on(
       'message',
@@ -365,8 +377,9 @@ export class MqttCommandController implements ControllerAdapter {
 }
 
 function renderPayload(template: string, station: string, seconds: number): string {
-  const values = { station, seconds: String(seconds), minutes: String(Math.ceil(seconds / 60)) };
-  return template.replace(PLACEHOLDER, (_match, name: keyof typeof values) => values[name]);
+  const values: Record<string, string> = { station };
+  for (const [name, value] of Object.entries(durationValues(seconds))) values[name] = String(value);
+  return template.replace(PLACEHOLDER, (_match, name: string) => values[name] ?? '');
 }
 
 function runningFrom(command: ZoneCommand | undefined, payload: string): boolean | null {

@@ -9,6 +9,7 @@ import type {
   ControllerCapabilities,
   ControllerKindDefinition,
   ControllerStatus,
+  DeviceFacts,
   ScannedZone,
   StationState,
 } from '../types';
@@ -17,12 +18,16 @@ import type {
  * `opensprinkler`: an OpenSprinkler (firmware 2.1.9 / 2.2.x) driven over its
  * own LAN HTTP API, so watering works without any cloud or Home Assistant.
  *
- * Protocol (shared fixture opensprinkler-api.md): GET `/<cmd>?pw=<md5>&...`.
- * The device reports failures in the body as `{"result":N}` with HTTP 200, so
- * every answer is checked: 2 -> controller_auth_failed (424, never 401); any
- * other refusal -> controller_unreachable naming the firmware's meaning. The
- * one exception: closing an inactive station answers 17, and stopping a
- * stopped zone is idempotent, so stopZone treats it as success.
+ * Protocol (shared fixture opensprinkler-api.md, checked against the
+ * firmware's opensprinkler_server.cpp): GET `/<cmd>?pw=<md5>&...`. The device
+ * reports failures in the body as `{"result":N}` (2.2.1 adds `"item"`) with
+ * HTTP 200, so every answer is checked: 2 -> controller_auth_failed (424,
+ * never 401); any other refusal -> controller_unreachable naming the
+ * firmware's meaning. A wrong password on `/ja` and `/jo` is different: the
+ * firmware answers HTTP 200 with a body holding only `{"fwv":N}` (so its app
+ * can show the version), which is read as the same auth failure. Closing an
+ * inactive station answers 17, and stopping a stopped zone is idempotent, so
+ * stopZone treats it as success.
  *
  * Decisions:
  * - Stations are 1-based strings ("1" = `sid=0`). A string that is not a
@@ -30,8 +35,17 @@ import type {
  *   controller_unsupported (a config error, not a device fault). A number past
  *   the device's station count is left to the device: a run answers 17 (Out of
  *   Range) -> controller_unreachable; a stop is a no-op success.
- * - Status comes from one `/ja`. Firmware without `/ja` answers 32 (Page Not
- *   Found); the adapter then remembers that and reads `/jc /jo /jn /js`.
+ * - Status comes from one `/ja`. Firmware without `/ja` answers its unknown-path
+ *   answer (HTTP 404 on 2.2.x boards, `{"result":32}` on the old ATmega server);
+ *   the adapter then remembers that and reads `/jc /jo /jn /js`.
+ * - Master stations (`mas`, `mas2`, 1-based, 0 = none) switch with the zones
+ *   bound to them; the firmware refuses to run one alone (result 48). They are
+ *   left out of the zone scan, named in the device facts (the config validator
+ *   warns about a zone bound to one), and a 48 on one says so.
+ * - Device facts: `fwv`/`fwm` -> firmware "2.2.1(3)", `en` -> operation enabled,
+ *   `lupt` (boot time, device local time) -> booted_epoch in UTC through the
+ *   offset between `devt` and the clock: a restart mid-run shows as a boot
+ *   after the run began.
  * - Running = the output bit (`status.sn`, else `settings.sbits`), never the
  *   program id: `pid != 0` with the bit off is a queued station (sequential
  *   group), reported as not running. remaining_s = `ps[i][1]` while running.
@@ -60,6 +74,10 @@ const RESULT_OK = 1;
 const RESULT_UNAUTHORIZED = 2;
 const RESULT_OUT_OF_RANGE = 17;
 const RESULT_PAGE_NOT_FOUND = 32;
+const RESULT_NOT_PERMITTED = 48;
+const HTTP_NOT_FOUND = 404;
+/** Device local time is UTC plus whole quarter hours (`tz`). */
+const TZ_STEP_S = 900;
 
 /** The firmware's `{"result":N}` codes (opensprinkler-api.md). */
 const RESULT_MEANINGS: Record<number, string> = {
@@ -137,8 +155,10 @@ export class OpenSprinklerController implements ControllerAdapter {
   private readonly password: string;
   private readonly call: ControllerCallOptions;
   private readonly log: Logger;
-  /** Set once the device answered `/ja` with 32 (older firmware). */
+  /** Set once the device answered `/ja` with its unknown-path answer (older firmware). */
   private jaMissing = false;
+  /** Master stations from the last read, to explain a 48. */
+  private masters: string[] = [];
 
   constructor(private readonly ctx: AdapterContext<OpenSprinklerConfig>) {
     const { config } = ctx;
@@ -151,6 +171,7 @@ export class OpenSprinklerController implements ControllerAdapter {
       flow: config.flow_pulse_unit !== undefined,
       concurrent_zones: config.concurrent_zones,
       self_timed: true,
+      device_limit: true,
     };
     this.confirmWithinS = config.poll_interval_s;
     this.pollIntervalMs = config.poll_interval_s * 1000;
@@ -166,7 +187,11 @@ export class OpenSprinklerController implements ControllerAdapter {
   async runZone(station: string, seconds: number): Promise<void> {
     const sid = this.sidFor(station);
     const t = Math.max(1, Math.round(seconds));
-    await this.command('/cm', { sid, en: 1, t });
+    try {
+      await this.command('/cm', { sid, en: 1, t });
+    } catch (err) {
+      throw this.masters.includes(station.trim()) ? this.masterRefusal(station, err) : err;
+    }
     this.log.info({ station, seconds: t }, 'station opened');
   }
 
@@ -186,35 +211,52 @@ export class OpenSprinklerController implements ControllerAdapter {
     const device = await this.readDevice();
     const stations = stationStates(device);
     if (!stations) throw unreachable(this.id, 'the OpenSprinkler status carries no station output bits');
+    const now = epochSeconds(this.ctx.clock);
     return {
-      observed_epoch: epochSeconds(this.ctx.clock),
+      observed_epoch: now,
       stations,
       water_level_pct: waterLevel(device.options),
       flow_rate_gpm: flowRateGpm(device, this.ctx.config.flow_pulse_unit),
       flow_total_gal_today: null,
+      device: deviceFacts(device, now),
     };
   }
 
   async scanZones(): Promise<ScannedZone[]> {
-    const { stations } = await this.readDevice();
+    const device = await this.readDevice();
+    const { stations } = device;
     if (!Array.isArray(stations.snames))
       throw unreachable(this.id, 'the OpenSprinkler answer has no station names');
+    const masters = masterStations(device.options);
     return stations.snames.flatMap((name: unknown, index) =>
-      bitSet(stations.stn_dis, index) ? [] : [{ station: String(index + 1), name: stationName(name, index) }],
+      bitSet(stations.stn_dis, index) || masters.includes(String(index + 1))
+        ? []
+        : [{ station: String(index + 1), name: stationName(name, index) }],
     );
   }
 
   /** `/ja`, or its four parts on firmware that lacks it. */
   private async readDevice(): Promise<DeviceDocument> {
+    const device = await this.readDocuments();
+    this.masters = masterStations(device.options);
+    return device;
+  }
+
+  private async readDocuments(): Promise<DeviceDocument> {
     if (!this.jaMissing) {
-      const body = await this.get('/ja');
-      if (resultCode(body) !== RESULT_PAGE_NOT_FOUND) return documentOf(this.expectObject('/ja', body));
+      const body = await this.get('/ja', {}, [HTTP_NOT_FOUND]);
+      if (body !== NOT_FOUND && resultCode(body) !== RESULT_PAGE_NOT_FOUND) {
+        const ja = this.expectObject('/ja', body);
+        if (isFwvOnly(ja)) throw this.refusal('/ja', RESULT_UNAUTHORIZED);
+        return documentOf(ja);
+      }
       this.jaMissing = true;
       this.log.info('the device has no /ja; reading /jc /jo /jn /js instead');
     }
     // One at a time: the device serves one connection at once.
     const settings = await this.query('/jc');
     const options = await this.query('/jo');
+    if (isFwvOnly(options)) throw this.refusal('/jo', RESULT_UNAUTHORIZED);
     const stations = await this.query('/jn');
     const status = await this.query('/js');
     return { settings, options, stations, status };
@@ -257,10 +299,20 @@ export class OpenSprinklerController implements ControllerAdapter {
     return body;
   }
 
-  private async get(path: string, params: Record<string, number> = {}): Promise<unknown> {
+  /** The JSON body; NOT_FOUND when the status is one of `passStatuses` (the unknown-path answer). */
+  private async get(
+    path: string,
+    params: Record<string, number> = {},
+    passStatuses: readonly number[] = [],
+  ): Promise<unknown> {
     const query = new URLSearchParams({ pw: this.password });
     for (const [key, value] of Object.entries(params)) query.set(key, String(value));
-    const response = await controllerCall(this.call, `${this.baseUrl}${path}?${query.toString()}`);
+    const url = `${this.baseUrl}${path}?${query.toString()}`;
+    const response = await controllerCall({ ...this.call, passStatuses }, url);
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      return NOT_FOUND;
+    }
     return readJson(this.id, response, this.call.timeoutMs);
   }
 
@@ -270,7 +322,19 @@ export class OpenSprinklerController implements ControllerAdapter {
       return authFailed(this.id, `OpenSprinkler answered ${path} with result 2 (${meaning})`);
     return unreachable(this.id, `OpenSprinkler refused ${path}: result ${code} (${meaning})`);
   }
+
+  /** A 48 on a master station: say why instead of the generic meaning. */
+  private masterRefusal(station: string, err: unknown): unknown {
+    if (!(err instanceof Error) || !err.message.includes(`result ${RESULT_NOT_PERMITTED}`)) return err;
+    return unsupported(
+      this.id,
+      `run station ${station.trim()} alone: it is the controller's master station, which switches with its zones (result 48)`,
+    );
+  }
 }
+
+/** The unknown-path answer of a read. */
+const NOT_FOUND = Symbol('not found');
 
 function baseUrlFor(config: OpenSprinklerConfig): string {
   const host = parseHost(config.host);
@@ -294,6 +358,48 @@ function documentOf(ja: Json): DeviceDocument {
     stations: objectAt(ja.stations),
     status: objectAt(ja.status),
   };
+}
+
+/** What 2.2.1 answers `/ja` and `/jo` with a wrong password: `{"fwv":N}` and nothing else. */
+function isFwvOnly(body: Json): boolean {
+  const keys = Object.keys(body);
+  return keys.length === 1 && keys[0] === 'fwv';
+}
+
+/** 1-based master stations (`mas`, `mas2`; 0 = none). */
+function masterStations(options: Json): string[] {
+  return [options.mas, options.mas2]
+    .map(finite)
+    .filter((n): n is number => n !== null && n > 0)
+    .map(String);
+}
+
+function deviceFacts(device: DeviceDocument, now: number): DeviceFacts {
+  const { settings, options } = device;
+  const fwv = finite(options.fwv);
+  const fwm = finite(options.fwm);
+  const en = finite(settings.en);
+  return {
+    firmware: fwv === null ? null : firmwareVersion(fwv, fwm),
+    enabled: en === null ? null : en === 1,
+    master_stations: masterStations(options),
+    booted_epoch: bootedEpoch(settings, now),
+  };
+}
+
+/** 221 -> "2.2.1"; a minor build (`fwm`) is appended as "(3)". */
+function firmwareVersion(fwv: number, fwm: number | null): string {
+  const digits = String(Math.trunc(fwv)).split('').join('.');
+  return fwm !== null && fwm > 0 ? `${digits}(${fwm})` : digits;
+}
+
+/** `lupt` is device local time; `devt - now` is the device's offset from UTC (whole quarter hours). */
+function bootedEpoch(settings: Json, now: number): number | null {
+  const lupt = finite(settings.lupt);
+  const devt = finite(settings.devt);
+  if (lupt === null || lupt <= 0 || devt === null) return null;
+  const offset = Math.round((devt - now) / TZ_STEP_S) * TZ_STEP_S;
+  return lupt - offset;
 }
 
 /** The `{"result":N}` code of a command answer; null for any other body. */
@@ -347,7 +453,7 @@ function waterLevel(options: Json): number | null {
 }
 
 function hasFlowSensor(options: Json): boolean {
-  return options.sn1t === SENSOR_TYPE_FLOW || options.sn2t === SENSOR_TYPE_FLOW;
+  return options.sn1t === SENSOR_TYPE_FLOW;
 }
 
 /** See the header: clicks in the window times the pulse volume, per minute, in US gallons. */

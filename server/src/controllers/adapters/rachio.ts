@@ -105,6 +105,7 @@ export class RachioController implements ControllerAdapter {
     flow: false,
     concurrent_zones: false,
     self_timed: true,
+    device_limit: true,
   };
   readonly confirmWithinS: number;
   readonly pollIntervalMs: number;

@@ -4,6 +4,7 @@ import {
   TOMORROW_MODES,
   type ThresholdKey,
 } from '../../irrigation/controls/types';
+import { zoneMeter } from '../../config/flow-meter-binding';
 import type { Zone } from '../../irrigation/snapshot-schema';
 import { isoOrNull, type CatalogView, type DeviceRef, type EntityDescriptor } from './descriptor';
 import { weatherEntities } from './weather-entities';
@@ -21,6 +22,9 @@ import { weatherEntities } from './weather-entities';
 export const HA_DEFAULT_RUN_SECONDS = 600;
 
 export const VERDICTS = ['water', 'skip', 'hold', 'paused', 'none'] as const;
+
+/** A metered zone's flow state: its last alarm's kind, `learning` before a baseline exists. */
+export const FLOW_STATES = ['normal', 'high', 'low', 'no_flow', 'learning'] as const;
 
 const THRESHOLD_ENTITIES: Record<
   ThresholdKey,
@@ -186,6 +190,7 @@ function zoneEntities(view: CatalogView): EntityDescriptor[] {
         state: (v) => isoOrNull(live(v)?.last_run_epoch),
       },
     );
+    if (zoneMeter(view.config, slug)) out.push(...flowEntities(slug, name, device));
     if (controller) {
       out.push(
         {
@@ -227,6 +232,56 @@ function zoneEntities(view: CatalogView): EntityDescriptor[] {
     );
   }
   return out;
+}
+
+/** A metered zone (config `flow_meter`): its flow state and its learnt baseline. */
+function flowEntities(slug: string, name: string, device: DeviceRef): EntityDescriptor[] {
+  const flow = (v: CatalogView) => zoneFlowOf(v, slug);
+  return [
+    {
+      key: `zone_${slug}_flow`,
+      platform: 'sensor',
+      name: `${name} flow`,
+      device,
+      requires: 'zone:flow_meter',
+      zone: slug,
+      device_class: 'enum',
+      options: [...FLOW_STATES],
+      icon: 'mdi:water-alert',
+      state: (v) => {
+        const zone = flow(v);
+        if (!zone) return null;
+        const kind = zone.alarm?.kind;
+        if (kind) return kind === 'none' ? 'no_flow' : kind;
+        return zone.learning ? 'learning' : 'normal';
+      },
+    },
+    {
+      key: `zone_${slug}_flow_baseline`,
+      platform: 'sensor',
+      name: `${name} usual flow`,
+      device,
+      requires: 'zone:flow_meter',
+      zone: slug,
+      device_class: 'volume_flow_rate',
+      unit_of_measurement: 'gal/min',
+      state_class: 'measurement',
+      entity_category: 'diagnostic',
+      state: (v) => numberOrNull(flow(v)?.baseline_gpm),
+    },
+  ];
+}
+
+interface ZoneFlowView {
+  zone: string;
+  baseline_gpm: number | null;
+  learning: boolean;
+  alarm: { kind: string } | null;
+}
+
+function zoneFlowOf(view: CatalogView, slug: string): ZoneFlowView | undefined {
+  const zones = (view.irrigation?.flow as { zones?: unknown } | undefined)?.zones;
+  return Array.isArray(zones) ? (zones as ZoneFlowView[]).find((z) => z.zone === slug) : undefined;
 }
 
 function select(

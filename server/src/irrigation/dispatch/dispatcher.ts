@@ -1,27 +1,49 @@
 import { randomUUID } from 'node:crypto';
 import type { ZoneConfig } from '../../config/schema';
-import type { EventBus } from '../../core/bus';
+import type { ControllerFailureEvent, ControllerStatusEvent, EventBus } from '../../core/bus';
 import { epochSeconds, type Clock } from '../../core/clock';
 import type { Logger } from '../../core/logger';
 import type { JsonValue } from '../../store/json';
 import type { RunSource } from '../../store/runs';
-import type { StopScope, ValveDriver, ZoneRoute } from './driver';
+import type { StopAllResult, StopScope, ValveDriver, ZoneRoute } from './driver';
 import { DispatchError, routeOrThrow } from './dispatch-error';
-import { jobSummary } from './job-summary';
+import { JobTally } from './job-tally';
+import {
+  creditedEnd,
+  cutNote,
+  freshEvidence,
+  noteFailure,
+  noteReading,
+  seenOpenAt,
+  type ReadbackEvidence,
+} from './readback-evidence';
 import type { RunLedger } from './run-ledger';
 import { runSource, type Requester } from './sources';
-import { waterAmount } from './water-amount';
+import { ValveWatchdog, watchdogGraceS } from './valve-watchdog';
+import { recordedWater, type MeteredWater } from './water-amount';
 
 /**
  * The one path every valve command takes, whoever asked (manual action,
- * the run-window session, catch-up): it writes the run row before the
- * command, confirms or fails it after, owns the shutoff of controllers that
- * cannot time themselves, and finishes the row with the seconds the valve was
- * really open. At most one run per zone is active; a controller that cannot
- * run two zones at once is never asked to.
+ * the run-window session, catch-up, a flow alarm): it writes the run row
+ * before the command, confirms or fails it after, owns the shutoff of
+ * controllers that cannot time themselves, and finishes the row from the
+ * evidence (readback-evidence.ts): on a controller that reads back, the
+ * seconds it was seen open, `aborted` with who cut it when it closed early;
+ * on one that cannot, the commanded seconds, marked `commanded`. At most one
+ * run per zone is active; a controller that cannot run two zones at once is
+ * never asked to.
+ *
+ * Timing: `tick()` (a timer, and tests) does what is due at the planned end:
+ * finish a self-timed run that cannot report, wait for the reading that sees a
+ * self-timed valve close, or send the stop of a valve the service owns. What
+ * stays open past its end (a failed stop, a self-timed valve still reported
+ * open a grace later) is the watchdog's (valve-watchdog.ts), which retries
+ * with back-off.
  */
 
 export const RUN_SECONDS_MAX = 7200;
+
+export type RunEnd = 'completed' | 'aborted';
 
 export interface ActiveRun {
   rowId: number;
@@ -31,17 +53,19 @@ export interface ActiveRun {
   source: RunSource;
   startEpoch: number;
   seconds: number;
-  /** Which cycle segment of its job this is; absent: the whole job. */
-  cycle?: { index: number; count: number } | null;
+  /** The scheduler's cycle/soak position; absent for a single run. */
+  cycle?: { index: number; count: number };
   /** Resolves when the run ends, with how. */
   done: Promise<RunEnd>;
 }
 
-export type RunEnd = 'completed' | 'aborted';
-
 interface Tracked extends ActiveRun {
-  timer: NodeJS.Timeout | null;
   settle: (end: RunEnd) => void;
+  evidence: ReadbackEvidence;
+  /** `open` until the planned end; then `closing` (our shutoff) or `awaiting_close` (self-timed). */
+  phase: 'open' | 'closing' | 'awaiting_close';
+  /** The planned-end stop is in flight. */
+  closing: boolean;
 }
 
 export interface RunRequest {
@@ -64,6 +88,11 @@ export interface KeyValue {
   set(key: string, value: JsonValue): void;
 }
 
+/** A flow meter's account of a run (irrigation/flow); null when no meter covers it. */
+export interface RunMeter {
+  measure(zone: string, controllerId: string, from: number, to: number): MeteredWater | null;
+}
+
 export interface DispatcherDeps {
   clock: Clock;
   logger: Logger;
@@ -72,21 +101,43 @@ export interface DispatcherDeps {
   ledger: RunLedger;
   zoneConfig: (zone: string) => ZoneConfig | undefined;
   state: KeyValue | null;
+  meter?: RunMeter | null;
 }
 
 export const HEARTBEAT_KEY = 'dispatch.heartbeat_epoch';
 /** Bounds how much open time a crash can leave unproven. */
 const HEARTBEAT_MS = 5_000;
-/** Attempts to close a valve the service owns before giving up and saying so. */
-const STOP_ATTEMPTS = 3;
+/** How often due work is looked for while anything is open or watched. */
+const TICK_MS = 1_000;
+/** The precise timer never spins: a due moment already past is looked at this much later. */
+const MIN_TIMER_MS = 20;
 
 export class Dispatcher {
   private readonly log: Logger;
   private readonly active = new Map<string, Tracked>();
+  private readonly jobs = new JobTally();
+  readonly watchdog: ValveWatchdog;
   private heartbeat: NodeJS.Timeout | null = null;
+  private ticker: NodeJS.Timeout | null = null;
+  /** Fires at the next planned end or retry, so a shutoff is not a tick late. */
+  private precise: NodeJS.Timeout | null = null;
+  private readonly offs: (() => void)[] = [];
 
   constructor(private readonly deps: DispatcherDeps) {
     this.log = deps.logger.child({ module: 'dispatch' });
+    this.watchdog = new ValveWatchdog({
+      bus: deps.bus,
+      logger: this.log,
+      driver: deps.driver,
+      now: () => this.now(),
+    });
+  }
+
+  /** Follows the controllers' readings and failed readings (the evidence of open valves). */
+  start(): void {
+    if (this.offs.length > 0) return;
+    this.offs.push(this.deps.bus.on('controller.status', (event) => this.onStatus(event)));
+    this.offs.push(this.deps.bus.on('controller.failure', (event) => this.onFailure(event)));
   }
 
   /** Runs in progress, by zone. */
@@ -94,9 +145,12 @@ export class Dispatcher {
     return this.active;
   }
 
-  /** Controllers with a valve open through this dispatcher (hot reload waits for them). */
+  /** Controllers with a valve open through this dispatcher or its watchdog (hot reload waits for them). */
   busyControllers(): Set<string> {
-    return new Set([...this.active.values()].map((r) => r.route.controller_id));
+    return new Set([
+      ...[...this.active.values()].map((r) => r.route.controller_id),
+      ...this.watchdog.busyControllers(),
+    ]);
   }
 
   /**
@@ -110,10 +164,11 @@ export class Dispatcher {
     this.refuseWhenControllerBusy(route);
     const previous = this.active.get(request.zone);
     if (previous) {
-      await this.safeStop(previous);
-      this.end(previous, 'aborted', 'replaced by a new run of the same zone');
+      await this.stopQuietly(previous);
+      this.endByRaincheck(previous, 'replaced by a new run of the same zone');
     }
-    const now = epochSeconds(this.deps.clock);
+    this.watchdog.release(request.zone);
+    const now = this.now();
     const source = runSource(request.requester, route.simulated);
     const sessionId = request.sessionId ?? `manual-${randomUUID()}`;
     const rowId = this.deps.ledger.intend({
@@ -129,8 +184,7 @@ export class Dispatcher {
     try {
       await this.deps.driver.run(route, seconds);
     } catch (err) {
-      const message = errorText(err);
-      this.deps.ledger.failed(rowId, message);
+      this.deps.ledger.failed(rowId, errorText(err));
       this.changed(request.zone);
       throw err;
     }
@@ -142,22 +196,16 @@ export class Dispatcher {
       await this.deps.driver.stopZone(route).catch(() => undefined);
       throw err;
     }
-    const run = this.track({
-      rowId,
-      zone: request.zone,
-      route,
-      sessionId,
-      source,
-      startEpoch: now,
-      seconds,
-      cycle: request.cycle ?? null,
-    });
+    const run = this.track(
+      { rowId, zone: request.zone, route, sessionId, source, startEpoch: now, seconds, cycle: request.cycle },
+      freshEvidence(),
+    );
     this.changed(request.zone);
     return { run, seconds, clamped: seconds !== Math.round(request.seconds) };
   }
 
   /** Closes one zone; `device` scope when the controller could only stop everything. */
-  async stop(zone: string): Promise<{ scope: StopScope; route: ZoneRoute }> {
+  async stop(zone: string, reason = 'stopped on request'): Promise<{ scope: StopScope; route: ZoneRoute }> {
     const route = routeOrThrow(this.deps.driver.route(zone));
     const scope = await this.deps.driver.stopZone(route);
     const ended = scope === 'device' ? this.onController(route.controller_id) : this.onZone(zone);
@@ -165,44 +213,233 @@ export class Dispatcher {
       const note =
         scope === 'device' && run.zone !== zone
           ? `stopped with the whole controller (stop of zone ${zone})`
-          : 'stopped on request';
-      this.end(run, 'aborted', note);
+          : reason;
+      this.endByRaincheck(run, note);
     }
     this.changed(zone);
     return { scope, route };
   }
 
   /**
-   * Stops every controller; runs on controllers that failed to stop stay
-   * tracked. Answers the failures and the longest confirmation time of the
-   * controllers (null when none can report) for the action response.
+   * Stops every controller, each on its own: runs on a controller that
+   * stopped end, runs on one that failed stay tracked. Answers every
+   * controller's outcome and the longest confirmation time of those that
+   * stopped (null when none can report).
    */
-  async stopAll(): Promise<{
-    failures: { controller_id: string; error: Error }[];
-    confirmWithinS: number | null;
-  }> {
-    const failures = await this.deps.driver.stopAll();
-    const failed = new Set(failures.map((f) => f.controller_id));
+  async stopAll(): Promise<{ results: StopAllResult[]; confirmWithinS: number | null }> {
+    const results = await this.deps.driver.stopAll();
+    const failed = new Set(results.filter((r) => r.error).map((r) => r.controller_id));
     for (const run of [...this.active.values()]) {
-      if (!failed.has(run.route.controller_id)) this.end(run, 'aborted', 'stopped by stop_all');
+      if (!failed.has(run.route.controller_id)) this.endByRaincheck(run, 'stopped by stop_all');
     }
     this.changed(null);
-    return { failures, confirmWithinS: this.deps.driver.confirmWithinS() };
+    const confirms = results
+      .filter((r) => !r.error && r.confirm_within_s !== null)
+      .map((r) => r.confirm_within_s as number);
+    return { results, confirmWithinS: confirms.length > 0 ? Math.max(...confirms) : null };
   }
 
-  /** Continues tracking a run found open at boot (reconciliation). */
-  resume(run: Omit<ActiveRun, 'done'>): ActiveRun {
-    const tracked = this.track(run);
+  /** Continues tracking a run found open at boot (reconciliation); it was seen open `seenAt`. */
+  resume(run: Omit<ActiveRun, 'done'>, seenAt: number | null): ActiveRun {
+    const tracked = this.track(run, seenAt === null ? freshEvidence() : seenOpenAt(seenAt));
     this.changed(run.zone);
     return tracked;
   }
 
   /** Ends every tracked run's timers without touching rows: the process is stopping. */
   async shutdown(): Promise<void> {
+    for (const off of this.offs.splice(0)) off();
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
-    for (const run of this.active.values()) if (run.timer) clearTimeout(run.timer);
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = null;
+    if (this.precise) clearTimeout(this.precise);
+    this.precise = null;
     this.writeHeartbeat();
+  }
+
+  /** Does what is due now (planned ends, stop retries, the watchdog); public so tests can drive it. */
+  tick(): void {
+    const now = this.now();
+    for (const run of [...this.active.values()]) {
+      const plannedEnd = run.startEpoch + run.seconds;
+      if (run.phase === 'open' && now >= plannedEnd) this.atPlannedEnd(run);
+      // Not `else`: a tick long after the end (a sleeping host, a test) also finds the grace gone.
+      if (run.phase === 'awaiting_close' && now >= plannedEnd + watchdogGraceS(run.route)) this.overdue(run);
+    }
+    this.watchdog.tick();
+    this.idleTimers();
+    this.scheduleNext();
+  }
+
+  // --- the evidence -------------------------------------------------------------
+
+  private onStatus(event: ControllerStatusEvent): void {
+    if (event.simulated) return;
+    this.watchdog.onReading(event.controller_id, event.zones);
+    for (const run of [...this.active.values()]) {
+      if (run.route.controller_id !== event.controller_id || !run.route.state_readback) continue;
+      const state = event.zones[run.zone];
+      noteReading(
+        run.evidence,
+        state?.running,
+        event.observed_epoch,
+        event.booted_epoch ?? null,
+        run.startEpoch,
+      );
+      if (run.evidence.rebootedAt !== null) this.closedAtController(run, event.observed_epoch);
+      else if (state && !state.running && run.evidence.lastOpen !== null)
+        this.closedAtController(run, event.observed_epoch);
+    }
+  }
+
+  private onFailure(event: ControllerFailureEvent): void {
+    // A failed reading, or a command the controller never answered: its valves' state is unknown.
+    if (event.action !== 'readback' && event.code !== 'controller_unreachable') return;
+    for (const run of this.active.values()) {
+      if (run.route.controller_id === event.controller_id) noteFailure(run.evidence);
+    }
+  }
+
+  /** A reading saw the valve closed (or the device rebooted): the run ended there. */
+  private closedAtController(run: Tracked, at: number): void {
+    const plannedEnd = run.startEpoch + run.seconds;
+    const { end, cutBy } = creditedEnd(run.evidence, run.startEpoch, at, plannedEnd);
+    const seconds = end - run.startEpoch;
+    if (cutBy === null) {
+      this.finish(run, 'completed', run.seconds, 'observed');
+      return;
+    }
+    this.finish(run, 'aborted', seconds, 'observed', cutNote(cutBy, seconds, run.seconds));
+  }
+
+  // --- the planned end ------------------------------------------------------------
+
+  private atPlannedEnd(run: Tracked): void {
+    if (!run.route.self_timed) {
+      run.phase = 'closing';
+      void this.closeOwnedValve(run);
+    } else if (this.readsBack(run)) {
+      run.phase = 'awaiting_close';
+    } else {
+      this.finish(run, 'completed', run.seconds, 'commanded', run.route.simulated ? undefined : NOT_OBSERVED);
+    }
+  }
+
+  /** A self-timed valve not reported closed a grace after its end. */
+  private overdue(run: Tracked): void {
+    const { lastOpen, gap } = run.evidence;
+    if (lastOpen === null) {
+      this.finish(
+        run,
+        'aborted',
+        0,
+        'observed',
+        'the controller never reported the valve open (queued, or it did not start)',
+      );
+    } else if (gap) {
+      const seconds = Math.max(0, lastOpen - run.startEpoch);
+      this.finish(run, 'aborted', seconds, 'observed', cutNote('outage', seconds, run.seconds));
+    } else {
+      this.finish(
+        run,
+        'completed',
+        run.seconds,
+        'observed',
+        "still reported open past its planned end: Raincheck's watchdog closes it",
+      );
+      this.watchdog.arm(run.zone, run.route, run.startEpoch + run.seconds, 'closing');
+    }
+  }
+
+  /**
+   * The service owns this valve's shutoff: stop it at the planned end. If the
+   * stop fails, the row is recorded from the evidence anyway and the watchdog
+   * keeps trying, with back-off, until a stop is accepted.
+   */
+  private async closeOwnedValve(run: Tracked): Promise<void> {
+    if (run.closing) return;
+    run.closing = true;
+    const plannedEnd = run.startEpoch + run.seconds;
+    const readback = this.readsBack(run);
+    try {
+      await this.deps.driver.stopZone(run.route);
+    } catch (err) {
+      if (this.active.get(run.zone) !== run) return;
+      const why = `the stop at its planned end failed (${errorText(err)}): Raincheck's watchdog keeps trying to close it`;
+      this.log.error({ zone: run.zone, err: errorText(err) }, 'could not close the valve at its planned end');
+      if (readback && run.evidence.gap) {
+        const seconds = Math.max(0, (run.evidence.lastOpen ?? run.startEpoch) - run.startEpoch);
+        this.finish(
+          run,
+          'aborted',
+          seconds,
+          'observed',
+          `${cutNote('outage', seconds, run.seconds)}; ${why}`,
+        );
+      } else {
+        this.finish(run, 'completed', run.seconds, readback ? 'observed' : 'commanded', why);
+      }
+      this.watchdog.arm(run.zone, run.route, plannedEnd, 'closing', 'watchdog', true);
+      return;
+    }
+    if (this.active.get(run.zone) !== run) return;
+    // Open until the stop went out: a late shutoff is water too.
+    const late = Math.max(0, this.now() - plannedEnd);
+    this.finish(
+      run,
+      'completed',
+      run.seconds + late,
+      readback ? 'observed' : 'commanded',
+      readback ? undefined : NOT_OBSERVED,
+    );
+    this.watchdog.arm(run.zone, run.route, plannedEnd, 'confirm');
+  }
+
+  // --- ending a run ------------------------------------------------------------------
+
+  /** Raincheck closed it (stop, stop_all, a replacing run, a flow alarm): open until now, or what was seen. */
+  private endByRaincheck(run: Tracked, note: string): void {
+    const now = this.now();
+    const readback = this.readsBack(run);
+    const evidence = readback ? 'observed' : 'commanded';
+    const end = readback && run.evidence.gap ? (run.evidence.lastOpen ?? run.startEpoch) : now;
+    const seconds = Math.min(run.seconds, Math.max(0, end - run.startEpoch));
+    const suffix = readback && run.evidence.gap ? ` (readback was lost: ${seconds} s observed open)` : '';
+    this.finish(run, 'aborted', seconds, evidence, `${note}${suffix}`);
+    this.watchdog.arm(run.zone, run.route, run.startEpoch + run.seconds, 'confirm');
+  }
+
+  /** Records the row, settles the run, and counts it into its job (`watering.finished` at the job's end). */
+  private finish(
+    run: Tracked,
+    how: RunEnd,
+    seconds: number,
+    evidence: 'observed' | 'commanded',
+    note?: string,
+  ): void {
+    if (this.active.get(run.zone) !== run) return;
+    this.active.delete(run.zone);
+    const open = Math.max(0, Math.round(seconds));
+    const metered = run.route.simulated
+      ? null
+      : (this.deps.meter?.measure(run.zone, run.route.controller_id, run.startEpoch, run.startEpoch + open) ??
+        null);
+    const water = recordedWater(this.deps.zoneConfig(run.zone), open, evidence, metered, run.route.simulated);
+    if (how === 'completed') this.deps.ledger.completed(run.rowId, open, water, note);
+    else this.deps.ledger.aborted(run.rowId, open, water, note ?? 'stopped early');
+    run.settle(how);
+    this.changed(run.zone);
+    const finished = this.jobs.add(run, how, open, water, note ?? null, this.now());
+    if (finished) this.deps.bus.emit('watering.finished', finished);
+    this.idleTimers();
+  }
+
+  // --- helpers ---------------------------------------------------------------------------
+
+  /** The controller reads this valve back (some report only some stations: an MQTT zone without a state topic). */
+  private readsBack(run: Tracked): boolean {
+    return run.route.state_readback && !run.route.simulated && run.evidence.covered;
   }
 
   private refuseWhenControllerBusy(route: ZoneRoute): void {
@@ -210,105 +447,37 @@ export class Dispatcher {
     const other = [...this.active.values()].find(
       (r) => r.route.controller_id === route.controller_id && r.zone !== route.zone,
     );
-    if (other) {
+    // A valve the watchdog is still closing is open too.
+    const stuck = this.watchdog.closingOn(route.controller_id);
+    const busy = other?.zone ?? (stuck !== route.zone ? stuck : null);
+    if (busy) {
       throw new DispatchError(
         409,
         'controller_busy',
-        `controller "${route.controller_id}" is running zone "${other.zone}" and runs one zone at a time`,
-        { running_zone: other.zone, hint: 'stop that zone first, or wait until it finishes' },
+        `controller "${route.controller_id}" is running zone "${busy}" and runs one zone at a time`,
+        { running_zone: busy, hint: 'stop that zone first, or wait until it finishes' },
       );
     }
   }
 
-  private track(run: Omit<ActiveRun, 'done'>): Tracked {
+  private track(run: Omit<ActiveRun, 'done'>, evidence: ReadbackEvidence): Tracked {
     let settle: (end: RunEnd) => void = () => undefined;
     const done = new Promise<RunEnd>((resolve) => (settle = resolve));
-    const tracked: Tracked = { ...run, done, settle, timer: null };
-    const remainingMs = Math.max(0, (run.startEpoch + run.seconds) * 1000 - this.deps.clock.nowMs());
-    tracked.timer = setTimeout(() => void this.finishOnTime(tracked), remainingMs);
+    const tracked: Tracked = { ...run, done, settle, evidence, phase: 'open', closing: false };
     this.active.set(run.zone, tracked);
-    this.startHeartbeat();
+    this.startTimers();
+    this.scheduleNext();
     return tracked;
   }
 
-  /** The planned end: close the valve when the service owns the shutoff, then complete the row. */
-  private async finishOnTime(run: Tracked): Promise<void> {
-    if (this.active.get(run.zone) !== run) return;
-    let note: string | undefined;
-    if (!run.route.self_timed && !(await this.safeStop(run))) {
-      note = `the stop command failed ${STOP_ATTEMPTS} times: the valve may still be open`;
+  /** Closes a run's valve before it is replaced (best effort: the new command follows at once). */
+  private async stopQuietly(run: ActiveRun): Promise<void> {
+    if (run.route.self_timed && this.now() >= run.startEpoch + run.seconds) return;
+    try {
+      await this.deps.driver.stopZone(run.route);
+    } catch (err) {
+      this.log.error({ zone: run.zone, err: errorText(err) }, 'could not close the valve before its new run');
     }
-    if (this.active.get(run.zone) !== run) return;
-    this.end(run, 'completed', note);
-    this.changed(run.zone);
-  }
-
-  /** Tries to close a valve the service owns; false when every attempt failed. */
-  private async safeStop(run: ActiveRun): Promise<boolean> {
-    if (run.route.self_timed && epochSeconds(this.deps.clock) >= run.startEpoch + run.seconds) return true;
-    for (let attempt = 1; attempt <= STOP_ATTEMPTS; attempt++) {
-      try {
-        await this.deps.driver.stopZone(run.route);
-        return true;
-      } catch (err) {
-        this.log.error({ zone: run.zone, attempt, err: errorText(err) }, 'could not close the valve');
-      }
-    }
-    return false;
-  }
-
-  private end(run: Tracked, how: RunEnd, note?: string): void {
-    if (run.timer) clearTimeout(run.timer);
-    if (this.active.get(run.zone) === run) this.active.delete(run.zone);
-    const open = Math.max(0, epochSeconds(this.deps.clock) - run.startEpoch);
-    // A self-timed controller closed the valve at its planned end; a valve the
-    // service owns was open until the stop went out (longer if that was late).
-    // Timers may fire a millisecond before the wall clock's whole second, so a
-    // run completed on time never counts less than its planned seconds.
-    const onTime = run.route.self_timed ? run.seconds : Math.max(open, run.seconds);
-    const seconds = how === 'completed' ? onTime : Math.min(open, run.seconds);
-    const amount = run.route.simulated
-      ? { applied_mm: null, volume_gal: null }
-      : waterAmount(this.deps.zoneConfig(run.zone), seconds);
-    if (how === 'completed') this.deps.ledger.completed(run.rowId, seconds, amount, note);
-    else this.deps.ledger.aborted(run.rowId, seconds, amount, note ?? 'stopped early');
-    // The job ends with its last cycle segment, or with any segment that did not complete (the rest is dropped).
-    if (how === 'aborted' || !run.cycle || run.cycle.index >= run.cycle.count) {
-      this.announceFinished(
-        run,
-        how,
-        seconds,
-        amount,
-        how === 'aborted' ? (note ?? 'stopped early') : (note ?? null),
-      );
-    }
-    run.settle(how);
-    if (this.active.size === 0 && this.heartbeat) {
-      clearInterval(this.heartbeat);
-      this.heartbeat = null;
-    }
-  }
-
-  private announceFinished(
-    run: Tracked,
-    how: RunEnd,
-    seconds: number,
-    amount: { applied_mm: number | null; volume_gal: number | null },
-    note: string | null,
-  ): void {
-    const event = jobSummary(this.deps.ledger.session(run.sessionId), {
-      zone: run.zone,
-      session_id: run.sessionId,
-      source: run.source,
-      status: how,
-      start_epoch: run.startEpoch,
-      end_epoch: epochSeconds(this.deps.clock),
-      duration_s: seconds,
-      applied_mm: amount.applied_mm,
-      volume_gal: amount.volume_gal,
-      note,
-    });
-    this.deps.bus.emit('watering.finished', event);
   }
 
   private onZone(zone: string): Tracked[] {
@@ -320,25 +489,63 @@ export class Dispatcher {
     return [...this.active.values()].filter((r) => r.route.controller_id === controllerId);
   }
 
-  private startHeartbeat(): void {
+  private startTimers(): void {
     this.writeHeartbeat();
-    if (this.heartbeat) return;
-    this.heartbeat = setInterval(() => this.writeHeartbeat(), HEARTBEAT_MS);
+    this.heartbeat ??= setInterval(() => this.writeHeartbeat(), HEARTBEAT_MS);
     this.heartbeat.unref();
+    this.ticker ??= setInterval(() => this.tick(), TICK_MS);
+    this.ticker.unref();
+  }
+
+  /** A timer at the earliest due moment of the active runs (planned end, grace, stop retry). */
+  private scheduleNext(): void {
+    if (this.precise) clearTimeout(this.precise);
+    this.precise = null;
+    const dues = [...this.active.values()].map((run) => {
+      const end = run.startEpoch + run.seconds;
+      if (run.phase === 'open') return end;
+      if (run.phase === 'awaiting_close') return end + watchdogGraceS(run.route);
+      return Infinity;
+    });
+    const next = Math.min(...dues);
+    if (!Number.isFinite(next)) return;
+    const delayMs = Math.max(MIN_TIMER_MS, next * 1000 - this.deps.clock.nowMs());
+    this.precise = setTimeout(() => this.tick(), delayMs);
+    this.precise.unref();
+  }
+
+  /** Nothing open and nothing watched: no heartbeat, no ticking. */
+  private idleTimers(): void {
+    if (this.active.size > 0 || this.watchdog.busyControllers().length > 0) {
+      if (!this.ticker) this.startTimers();
+      return;
+    }
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.ticker) clearInterval(this.ticker);
+    this.heartbeat = null;
+    this.ticker = null;
   }
 
   private writeHeartbeat(): void {
     try {
-      this.deps.state?.set(HEARTBEAT_KEY, epochSeconds(this.deps.clock));
+      this.deps.state?.set(HEARTBEAT_KEY, this.now());
     } catch (err) {
       this.log.warn({ err: errorText(err) }, 'could not record the dispatch heartbeat');
     }
+  }
+
+  private now(): number {
+    return epochSeconds(this.deps.clock);
   }
 
   private changed(zone: string | null): void {
     this.deps.bus.emit('runs.changed', { zone });
   }
 }
+
+/** The note of a row whose seconds nobody saw: a controller that cannot report. */
+export const NOT_OBSERVED =
+  'not observed: the controller does not report its valves; the commanded seconds are recorded';
 
 export function errorText(err: unknown): string {
   const message = (err as { message?: unknown } | null)?.message;

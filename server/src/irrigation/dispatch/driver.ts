@@ -17,6 +17,8 @@ export interface ZoneRoute {
   simulated: boolean;
   /** Closes the valve itself after the requested seconds. */
   self_timed: boolean;
+  /** The run arms a limit on the device itself; false = the failsafe is Raincheck alone. */
+  device_limit: boolean;
   per_zone_stop: boolean;
   /** Reports observed state (the observer writes hardware rows from it). */
   state_readback: boolean;
@@ -39,17 +41,27 @@ export interface ZoneRunningState {
   observed_epoch: number | null;
 }
 
+/** One controller's answer to a stop of everything. */
+export interface StopAllResult {
+  controller_id: string;
+  /** Null when it stopped. */
+  error: Error | null;
+  confirm_within_s: number | null;
+}
+
 export interface ValveDriver {
   route(zone: string): RouteResult;
   /** Opens the zone's valve for `seconds` (already clamped). */
   run(route: ZoneRoute, seconds: number): Promise<void>;
   stopZone(route: ZoneRoute): Promise<StopScope>;
-  /** Stops every enabled controller; resolves with the ids that failed and why. */
-  stopAll(): Promise<{ controller_id: string; error: Error }[]>;
+  /** Stops every enabled controller, each on its own; resolves with every controller's outcome. */
+  stopAll(): Promise<StopAllResult[]>;
   /** Zones every controller's latest readback covers. */
   zoneStates(): ReadonlyMap<string, ZoneRunningState>;
   /** Reads the controller now (boot reconciliation); null when it cannot say. */
   readZone(route: ZoneRoute): Promise<ZoneRunningState | null>;
   /** The longest `confirm_within_s` of the controllers; null when none can report. */
   confirmWithinS(): number | null;
+  /** When the controller's device last booted, when it reports that (a run begun before was cut). */
+  bootedEpoch?(controllerId: string): number | null;
 }

@@ -1,4 +1,5 @@
 import { epochSeconds, type Clock } from '../../core/clock';
+import type { EventBus } from '../../core/bus';
 import type { Logger } from '../../core/logger';
 import type { ZoneConfig } from '../../config/schema';
 import type { StoredRun } from '../../store/runs';
@@ -6,7 +7,7 @@ import { HEARTBEAT_KEY, type Dispatcher, type KeyValue } from './dispatcher';
 import type { ValveDriver, ZoneRoute, ZoneRunningState } from './driver';
 import type { RunObserver } from './observer';
 import type { RunLedger } from './run-ledger';
-import { waterAmount } from './water-amount';
+import { recordedWater } from './water-amount';
 
 /**
  * Boot: rows a crash or restart left `intended` or `running` are settled
@@ -15,14 +16,19 @@ import { waterAmount } from './water-amount';
  *
  * - intended: the controller reports the zone open -> running (tracked on);
  *   otherwise skipped, the command never confirmed.
- * - running, the controller reports it open -> tracked to its planned end.
+ * - running, the controller reports it open: before E, tracked to its end;
+ *   past E, the valve outlived its run while the service was down: the row
+ *   completes with the time it really stayed open (observed open now) and the
+ *   watchdog closes it (`valve.watchdog`, by `boot`), retrying with back-off.
  * - running, the controller reports it closed -> completed when E has passed
- *   (the controller's timer ran it out), else aborted with the time actually
+ *   and the device did not restart meanwhile (its timer ran it out; the end
+ *   itself was not seen: `commanded`), else aborted with the time proven
  *   open: up to the last heartbeat the service wrote while it was running.
- * - running, the controller cannot say (fire-and-forget):
+ * - running, the controller cannot say (fire-and-forget or unreachable):
  *   a self-timed controller completed it at E, or is still running it (tracked
  *   on); a valve the service owns stayed open while the service was down:
- *   closed now if E has passed, its row completed with the real open time.
+ *   closed now if E has passed (the watchdog retries a failing stop), its row
+ *   completed with the time it was left open.
  * - observed rows (duration 0 while open): resumed when still open, else
  *   completed with the open time the heartbeat proves.
  */
@@ -30,6 +36,7 @@ import { waterAmount } from './water-amount';
 export interface ReconcileDeps {
   clock: Clock;
   logger: Logger;
+  bus?: EventBus;
   ledger: RunLedger;
   driver: ValveDriver;
   dispatcher: Dispatcher;
@@ -47,6 +54,7 @@ export async function reconcileOpenRuns(deps: ReconcileDeps): Promise<number> {
       deps.logger.error({ run: row.id, zone: row.zone, err }, 'could not reconcile an interrupted run');
     }
   }
+  if (rows.length > 0) deps.bus?.emit('runs.changed', { zone: null });
   return rows.length;
 }
 
@@ -61,11 +69,19 @@ async function reconcileRow(deps: ReconcileDeps, row: StoredRun): Promise<void> 
   if (row.duration_s === 0 && row.status === 'running') {
     if (route && observed?.running)
       deps.observer.adopt(row.zone, row.id, route.controller_id, row.start_epoch, now);
-    else finish(deps, row, 'completed', heartbeat - row.start_epoch, 'observed until the service stopped');
+    else
+      finish(
+        deps,
+        row,
+        'completed',
+        heartbeat - row.start_epoch,
+        'observed until the service stopped',
+        'observed',
+      );
     return;
   }
   if (row.status === 'intended') {
-    if (route && observed?.running) return resume(deps, row, route);
+    if (route && observed?.running) return resume(deps, row, route, now);
     deps.ledger.failed(row.id, 'interrupted by a restart before the controller confirmed the command');
     log.warn('an unconfirmed command was found at boot and marked skipped');
     return;
@@ -83,16 +99,23 @@ function settleRunning(
 ): void {
   const end = row.start_epoch + row.duration_s;
   if (observed?.running_known && route) {
-    if (observed.running) return resume(deps, row, route);
-    if (now >= end)
-      return finish(deps, row, 'completed', row.duration_s, 'completed while the service was down');
-    return finish(
-      deps,
-      row,
-      'aborted',
-      heartbeat - row.start_epoch,
-      'closed early while the service was down',
-    );
+    if (observed.running && now < end) return resume(deps, row, route, now);
+    if (observed.running) return closeOverdue(deps, row, route, now, 'observed');
+    const bootedAt = deps.driver.bootedEpoch?.(route.controller_id) ?? null;
+    const booted = bootedAt !== null && bootedAt > row.start_epoch;
+    if (now >= end && !booted)
+      return finish(
+        deps,
+        row,
+        'completed',
+        row.duration_s,
+        'completed while the service was down (its end not observed)',
+        'commanded',
+      );
+    const why = booted
+      ? 'cut short by a controller restart while the service was down'
+      : 'closed early while the service was down';
+    return finish(deps, row, 'aborted', heartbeat - row.start_epoch, why, 'observed');
   }
   const selfTimed = route?.self_timed ?? true;
   if (selfTimed) {
@@ -103,40 +126,65 @@ function settleRunning(
         'completed',
         row.duration_s,
         "completed by the controller's own timer while the service was down (not observed)",
+        'commanded',
       );
     }
-    if (route) return resume(deps, row, route);
+    if (route) return resume(deps, row, route, null);
     return finish(
       deps,
       row,
       'aborted',
       heartbeat - row.start_epoch,
       'its controller is gone from the config',
+      'commanded',
     );
   }
-  if (now < end && route) return resume(deps, row, route);
-  // The service owns this valve's shutoff and was down: it stayed open until now.
-  if (route) void deps.driver.stopZone(route).catch(() => undefined);
+  if (now < end && route) return resume(deps, row, route, null);
+  if (route) return closeOverdue(deps, row, route, now, 'commanded');
   finish(
     deps,
     row,
     'completed',
     now - row.start_epoch,
-    'the service was down at the planned end: closed at restart',
+    'the service was down at the planned end',
+    'commanded',
   );
 }
 
-function resume(deps: ReconcileDeps, row: StoredRun, route: ZoneRoute): void {
+/** The valve outlived its run while the service was down: record the time it stayed open, close it now. */
+function closeOverdue(
+  deps: ReconcileDeps,
+  row: StoredRun,
+  route: ZoneRoute,
+  now: number,
+  evidence: 'observed' | 'commanded',
+): void {
+  const seen = evidence === 'observed' ? 'reported open at restart' : 'left open while the service was down';
+  finish(
+    deps,
+    row,
+    'completed',
+    now - row.start_epoch,
+    `${seen}, ${now - (row.start_epoch + row.duration_s)} s past its planned end: closed by the watchdog at restart`,
+    evidence,
+  );
+  deps.dispatcher.watchdog.arm(row.zone, route, row.start_epoch + row.duration_s, 'closing', 'boot');
+}
+
+function resume(deps: ReconcileDeps, row: StoredRun, route: ZoneRoute, seenAt: number | null): void {
   if (row.status === 'intended') deps.ledger.started(row.id);
-  deps.dispatcher.resume({
-    rowId: row.id,
-    zone: row.zone,
-    route,
-    sessionId: row.session_id ?? `resumed-${row.id}`,
-    source: row.source,
-    startEpoch: row.start_epoch,
-    seconds: row.duration_s,
-  });
+  deps.dispatcher.resume(
+    {
+      rowId: row.id,
+      zone: row.zone,
+      route,
+      sessionId: row.session_id ?? `resumed-${row.id}`,
+      source: row.source,
+      startEpoch: row.start_epoch,
+      seconds: row.duration_s,
+    },
+    seenAt,
+  );
 }
 
 function finish(
@@ -145,14 +193,13 @@ function finish(
   how: 'completed' | 'aborted',
   seconds: number,
   note: string,
+  evidence: 'observed' | 'commanded',
 ): void {
   const open = Math.max(0, Math.round(seconds));
   const simulated = row.source.startsWith('dry_run');
-  const amount = simulated
-    ? { applied_mm: null, volume_gal: null }
-    : waterAmount(deps.zoneConfig(row.zone), open);
-  if (how === 'completed') deps.ledger.completed(row.id, open, amount, note);
-  else deps.ledger.aborted(row.id, open, amount, note);
+  const water = recordedWater(deps.zoneConfig(row.zone), open, evidence, null, simulated);
+  if (how === 'completed') deps.ledger.completed(row.id, open, water, note);
+  else deps.ledger.aborted(row.id, open, water, note);
 }
 
 /** The last moment the service was alive and tracking runs, never before the row began. */

@@ -1,4 +1,5 @@
 import type { RunsRepository, RunSource, StoredRun } from '../../store/runs';
+import type { RecordedWater } from './water-amount';
 
 /**
  * The run ledger: every watering job and skip as run records (spec 2.5),
@@ -10,17 +11,24 @@ import type { RunsRepository, RunSource, StoredRun } from '../../store/runs';
  *   intended  -> skipped    the command failed (skip_reason `dispatch_failed`,
  *                           note = the controller's error), or a restart found
  *                           it never confirmed
- *   running   -> completed  the valve closed at its planned end (controller
- *                           timer, our shutoff, or readback saw it close);
- *                           duration_s = seconds actually open
- *   running   -> aborted    stopped early (stop, stop_all, controller died,
- *                           restart); duration_s = seconds actually open
+ *   running   -> completed  the valve ran to its planned end (controller
+ *                           timer, our shutoff, or readback saw it close at
+ *                           or after the end); duration_s = the planned
+ *                           seconds, or longer when our shutoff came late
+ *   running   -> aborted    cut short; `note` says by whom: the controller
+ *                           (its app, a button, a program), a controller
+ *                           restart, a readback outage, or Raincheck (stop,
+ *                           stop_all, a flow alarm, a replacing run);
+ *                           duration_s = the seconds the evidence supports
+ *                           (readback-evidence.ts)
  *   (new)     -> skipped    a zone not run: skip-day marker (`smart_morning`),
  *                           zone already running, no route to a controller
  *
  * Rows are never deleted or rewritten afterwards except by retention.
  * `applied_mm`/`volume_gal` are filled only on completed/aborted rows of real
- * controllers; pretend (dry-run) and skip rows keep them null.
+ * controllers; pretend (dry-run) and skip rows keep them null. Finished rows
+ * carry `evidence` (`observed`, `metered`, `commanded`; store/runs.ts) and,
+ * with a flow meter, `mean_flow_gpm`.
  */
 
 export interface NewRun {
@@ -34,11 +42,6 @@ export interface NewRun {
   cycle_index?: number | null;
   cycle_count?: number | null;
   note?: string | null;
-}
-
-export interface FinishedAmount {
-  applied_mm: number | null;
-  volume_gal: number | null;
 }
 
 export class RunLedger {
@@ -59,12 +62,12 @@ export class RunLedger {
     this.runs.update(id, { status: 'running' });
   }
 
-  completed(id: number, openSeconds: number, amount: FinishedAmount, note?: string): void {
-    this.finish(id, 'completed', openSeconds, amount, note);
+  completed(id: number, openSeconds: number, water: RecordedWater, note?: string): void {
+    this.finish(id, 'completed', openSeconds, water, note);
   }
 
-  aborted(id: number, openSeconds: number, amount: FinishedAmount, note: string): void {
-    this.finish(id, 'aborted', openSeconds, amount, note);
+  aborted(id: number, openSeconds: number, water: RecordedWater, note: string): void {
+    this.finish(id, 'aborted', openSeconds, water, note);
   }
 
   /** An intended row whose command failed: not water, and why. */
@@ -110,15 +113,17 @@ export class RunLedger {
     id: number,
     status: 'completed' | 'aborted',
     openSeconds: number,
-    amount: FinishedAmount,
+    water: RecordedWater,
     note?: string,
   ): void {
     if (!this.runs || id === 0) return;
     this.runs.update(id, {
       status,
       duration_s: Math.max(0, Math.round(openSeconds)),
-      applied_mm: amount.applied_mm,
-      volume_gal: amount.volume_gal,
+      applied_mm: water.applied_mm,
+      volume_gal: water.volume_gal,
+      evidence: water.evidence,
+      mean_flow_gpm: water.mean_flow_gpm,
       ...(note === undefined ? {} : { note }),
     });
   }

@@ -1,11 +1,14 @@
 import { resolvePrecipRate } from '../../agronomy/catalogs/sprinklers';
 import type { ZoneConfig } from '../../config/schema';
+import type { RunEvidence } from '../../store/runs';
 
 /**
  * The depth and volume a run delivered (spec 2.5 run record `applied_mm`,
  * `volume_gal`): depth from the zone's precipitation rate (its own, else its
  * sprinkler type's catalog rate), volume from that depth over the zone's area.
  * Either is null when its input is unknown: no rate, no area, no number.
+ * Metered water wins: a meter's volume is the run's `volume_gal`, and its
+ * depth over the zone's area is `applied_mm` when the area is known.
  */
 
 const SQ_M_PER_SQ_FT = 0.09290304;
@@ -16,6 +19,18 @@ export interface WaterAmount {
   volume_gal: number | null;
 }
 
+/** What a flow meter measured over a run's open interval. */
+export interface MeteredWater {
+  volume_gal: number;
+  mean_flow_gpm: number;
+}
+
+/** A finished row's water: amounts, their evidence, and the metered mean flow. */
+export interface RecordedWater extends WaterAmount {
+  evidence: RunEvidence;
+  mean_flow_gpm: number | null;
+}
+
 export function waterAmount(zone: ZoneConfig | undefined, openSeconds: number): WaterAmount {
   const rate = precipRate(zone);
   if (rate === null || openSeconds <= 0) return { applied_mm: rate === null ? null : 0, volume_gal: null };
@@ -23,6 +38,30 @@ export function waterAmount(zone: ZoneConfig | undefined, openSeconds: number): 
   const area = zone?.area_sqft;
   const gallons = area ? (mm * area * SQ_M_PER_SQ_FT) / LITRES_PER_US_GALLON : null;
   return { applied_mm: round(mm, 2), volume_gal: gallons === null ? null : round(gallons, 1) };
+}
+
+/**
+ * The row's water from its evidence: pretend water (dry run) has none; a
+ * meter's reading makes it `metered`; otherwise the rate-based amounts.
+ */
+export function recordedWater(
+  zone: ZoneConfig | undefined,
+  openSeconds: number,
+  evidence: Exclude<RunEvidence, 'metered'>,
+  metered: MeteredWater | null,
+  simulated = false,
+): RecordedWater {
+  if (simulated) return { applied_mm: null, volume_gal: null, evidence: 'commanded', mean_flow_gpm: null };
+  const byRate = waterAmount(zone, openSeconds);
+  if (!metered) return { ...byRate, evidence, mean_flow_gpm: null };
+  const area = zone?.area_sqft;
+  const depth = area ? (metered.volume_gal * LITRES_PER_US_GALLON) / (area * SQ_M_PER_SQ_FT) : null;
+  return {
+    applied_mm: depth === null ? byRate.applied_mm : round(depth, 2),
+    volume_gal: round(metered.volume_gal, 1),
+    evidence: 'metered',
+    mean_flow_gpm: round(metered.mean_flow_gpm, 2),
+  };
 }
 
 function precipRate(zone: ZoneConfig | undefined): number | null {

@@ -303,6 +303,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     controls_persisted: input.controlsPersisted,
     flow_connected: false,
     flow: { rate_gpm: null, rate_source_id: null, total_gal_today: null, total_source_id: null },
+    software_failsafe_controllers: [],
     ha_adoption: [],
     override_helpers_present: input.controlsPersisted,
     ha_reachable: true,
