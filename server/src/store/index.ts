@@ -8,5 +8,8 @@ export * from './migrations';
 export * from './push-subscriptions';
 export * from './readings';
 export * from './runs';
+export * from './soil-ledger';
+export * from './soil-states';
 export * from './store';
 export * from './tokens';
+export * from './weather-days';

@@ -8,7 +8,10 @@ import { schemaVersion } from './migrations';
 import { PushSubscriptionsRepository } from './push-subscriptions';
 import { ReadingsRepository } from './readings';
 import { RunsRepository } from './runs';
+import { SoilLedgerRepository } from './soil-ledger';
+import { SoilStatesRepository } from './soil-states';
 import { TokensRepository } from './tokens';
+import { WeatherDaysRepository } from './weather-days';
 
 /** The persistence database and every repository over it, opened and closed together. */
 export class Store {
@@ -21,6 +24,9 @@ export class Store {
   readonly tokens: TokensRepository;
   readonly pushSubscriptions: PushSubscriptionsRepository;
   readonly controls: ControlsRepository;
+  readonly weatherDays: WeatherDaysRepository;
+  readonly soilLedger: SoilLedgerRepository;
+  readonly soilStates: SoilStatesRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -32,6 +38,9 @@ export class Store {
     this.tokens = new TokensRepository(db);
     this.pushSubscriptions = new PushSubscriptionsRepository(db);
     this.controls = new ControlsRepository(db);
+    this.weatherDays = new WeatherDaysRepository(db);
+    this.soilLedger = new SoilLedgerRepository(db);
+    this.soilStates = new SoilStatesRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */
