@@ -206,7 +206,11 @@ export class ForecastService implements Module {
   async history(pastDays: number): Promise<{ provider: string; days: DailyEntry[] } | null> {
     const applied = this.deps.config();
     if (!applied) return null;
-    const request = { ...requestFor(applied), pastDays: Math.max(1, Math.min(92, pastDays)), forecastDays: 1 };
+    const request = {
+      ...requestFor(applied),
+      pastDays: Math.max(1, Math.min(92, pastDays)),
+      forecastDays: 1,
+    };
     const planned = this.deps.factory.plan(
       applied.config,
       request,

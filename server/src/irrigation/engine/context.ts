@@ -5,6 +5,7 @@ import type { LocalCalendar } from '../skip/local-days';
 import type { Et0Day } from './et0-days';
 import type { RainEvidence } from './soil-model';
 import type { EngineInput } from './types';
+import type { DailyWeather } from '../../store/weather-days';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
 export interface EngineContext {
@@ -25,6 +26,12 @@ export interface EngineContext {
   past_dates: string[];
   daily: Map<string, DailyEntry>;
   past_daily: Map<string, DailyEntry>;
+  /**
+   * The daily weather record of past days: the persisted record first, then
+   * the forecast's past days and the gauge (what an install without a
+   * database has).
+   */
+  weather_days: Map<string, DailyWeather>;
   et0_by_date: Map<string, Et0Day>;
   /** Observed rain of past days (gauge, else model archive, else unknown). */
   past_rain: Map<string, RainEvidence>;
