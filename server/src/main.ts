@@ -50,6 +50,8 @@ import { radarRoutes } from './http/routes/radar';
 import type { RadarService } from './radar/radar-service';
 import { computeIrrigation } from './irrigation/engine/engine';
 import { IrrigationService } from './irrigation/irrigation-service';
+import { SoilLedgerService } from './irrigation/soil/soil-ledger-service';
+import { WeatherRecordService } from './weather-record/weather-record-service';
 import { irrigationRoutes } from './http/routes/irrigation';
 import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
 import { REPOSITORY, SERVICE_VERSION } from './core/version';
@@ -188,6 +190,24 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   await forecast.start();
   health.provide('forecast', () => forecast.health());
+  // The daily weather record and the soil water ledger it feeds (both need the database).
+  const weatherRecord = store
+    ? new WeatherRecordService({
+        bus,
+        clock,
+        logger,
+        config: ha.siteConfig,
+        store,
+        forecast,
+        modelledKinds: MODELLED_KINDS,
+      })
+    : null;
+  await weatherRecord?.start();
+  const soilLedger =
+    store && weatherRecord
+      ? new SoilLedgerService({ bus, logger, config: ha.siteConfig, store, record: weatherRecord })
+      : null;
+  await soilLedger?.start();
   // Built on the first radar request: most instances never draw a map layer.
   let radar: RadarService | null = null;
   const radarService = (): RadarService =>
@@ -251,6 +271,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     compute: computeIrrigation,
     hardware: controllers,
     ha: ha.irrigationView,
+    soil: soilLedger,
   });
   await irrigation.start();
   await ha.startAdoption(irrigation);
@@ -387,6 +408,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       observer.stop();
       await controllers.stop();
       await irrigation.stop();
+      await soilLedger?.stop();
+      await weatherRecord?.stop();
       await weather.stop();
       await forecast.stop();
       await ha.stop();

@@ -15,6 +15,7 @@ import { ControlsStore, MemoryControlsBackend } from './controls/controls-store'
 import type { ZoneRunningState } from './dispatch/driver';
 import type { EngineInput, EngineOutput } from './engine/types';
 import type { IrrigationSnapshot } from './snapshot-schema';
+import type { SoilLedgerService } from './soil/soil-ledger-service';
 
 /**
  * The irrigation domain's module: gathers the engine's inputs (config, the
@@ -60,6 +61,8 @@ export interface IrrigationServiceDeps {
   hardware?: HardwareView | null;
   /** Null or absent: standalone (`ha_adoption` [], `ha_reachable` true). */
   ha?: HaView | null;
+  /** The persisted soil ledger; null or absent without a database (the engine replays in memory). */
+  soil?: Pick<SoilLedgerService, 'current'> | null;
 }
 
 /** Parts of the input a simulation may replace. */
@@ -92,6 +95,8 @@ export class IrrigationService implements Module {
     // first one right after boot) are rare: the snapshot reflects them at once.
     this.unsubscribers.push(this.deps.bus.on('config.changed', () => this.recompute()));
     this.unsubscribers.push(this.deps.bus.on('forecast.snapshot', () => this.recompute()));
+    // The weather record's start-up backfill gives the soil ledger its past.
+    this.unsubscribers.push(this.deps.bus.on('weather.record', () => this.recompute()));
     // Home Assistant: link up/down (`ha_reachable`), adoption records, its site facts (time zone).
     for (const event of ['ha.connection', 'ha.adoption', 'ha.facts'] as const) {
       this.unsubscribers.push(this.deps.bus.on(event, () => this.recompute()));
@@ -122,6 +127,12 @@ export class IrrigationService implements Module {
   simulate(scenario: Scenario): EngineOutput | null {
     const input = this.gather();
     return input ? this.deps.compute({ ...input, ...scenario }) : null;
+  }
+
+  /** Recomputes now (a declared soil state, a season replay's simulated clock) and returns the snapshot. */
+  refresh(): IrrigationSnapshot | null {
+    this.recompute();
+    return this.latest?.snapshot ?? null;
   }
 
   /** Applies a control action (persisted when a database is mounted) and recomputes at once. */
@@ -185,6 +196,7 @@ export class IrrigationService implements Module {
       runs: this.deps.store?.runs.listWindow(nowEpoch - RUN_EVIDENCE_DAYS * 86400, nowEpoch) ?? [],
       gaugeDailyRain: this.gaugeDailyRain(nowEpoch, timezone),
       controls: this.controls.load(),
+      ...(this.deps.soil ? { soil: this.deps.soil.current(nowEpoch) } : {}),
       controlsPersisted: this.deps.store !== null,
       ...(this.deps.hardware ? { zoneRunning: this.deps.hardware.zoneStates() } : {}),
     };
