@@ -64,7 +64,16 @@ describe.each(['greeley', 'maricopa'] as SeasonName[])('season %s, perfect forec
     expect(days.size).toBeGreaterThan(130);
     expect(lines).toHaveLength(days.size * 4);
     for (const l of lines) {
-      for (const key of ['date', 'zone', 'taw_mm', 'raw_mm', 'et0_mm', 'etc_mm', 'rain_mm', 'reason_code'] as const) {
+      for (const key of [
+        'date',
+        'zone',
+        'taw_mm',
+        'raw_mm',
+        'et0_mm',
+        'etc_mm',
+        'rain_mm',
+        'reason_code',
+      ] as const) {
         expect(l).toHaveProperty(key);
       }
       expect(typeof l.irrigation_gross_mm).toBe('number');
