@@ -6,7 +6,13 @@ export type LedgerRow = Pick<
   'zone' | 'start_epoch' | 'duration_s' | 'skip_reason' | 'source' | 'status'
 >;
 import type { LocalCalendar } from '../skip/local-days';
-import { runContribution, unionIntervals, type Interval } from '../soil/irrigation-evidence';
+import {
+  dailyIrrigation,
+  runContribution,
+  unionIntervals,
+  type DayIrrigation,
+  type Interval,
+} from '../soil/irrigation-evidence';
 
 /**
  * Applied water from the run ledger (spec 2.5 "Run record", spec 3 run
@@ -27,6 +33,8 @@ export { unionIntervals, type Interval };
 export interface ZoneLedger {
   /** Valve-open seconds per local date (union, watering evidence only). */
   seconds_by_date: Map<string, number>;
+  /** Per local date: seconds and the weakest evidence kind (what the soil ledger reads). */
+  irrigation_by_date: Map<string, DayIrrigation>;
   /** The unioned valve-open intervals. */
   intervals: Interval[];
   /** Start of the newest watering-evidence interval; 0 when none. */
@@ -51,18 +59,11 @@ export function zoneLedger(zone: string, runs: readonly LedgerRow[], cal: LocalC
     else ignored.other += 1;
   }
   const intervals = unionIntervals(raw);
-  const seconds = new Map<string, number>();
-  for (const [a, b] of intervals) {
-    let t = a;
-    while (t < b) {
-      const date = cal.dateOf(t);
-      const end = Math.min(b, cal.dayEnd(date));
-      seconds.set(date, (seconds.get(date) ?? 0) + (end - t));
-      t = end;
-    }
-  }
+  const irrigation = dailyIrrigation(zone, mine, cal);
+  const seconds = new Map([...irrigation].map(([date, day]) => [date, day.seconds]));
   return {
     seconds_by_date: seconds,
+    irrigation_by_date: irrigation,
     intervals,
     last_run_epoch: intervals.length > 0 ? Math.floor((intervals[intervals.length - 1] as Interval)[0]) : 0,
     ledger_running: mine.some((r) => r.status === 'running'),

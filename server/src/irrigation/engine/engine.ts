@@ -1,7 +1,9 @@
 import type { Et0Method } from '../../agronomy/et0';
 import type { DailyWeather } from '../../store/weather-days';
 import { rainSourceOf } from '../../weather-record/types';
-import { et0OfRecord } from '../soil/et0-of-day';
+import { et0OfRecord, type RecordEt0 } from '../soil/et0-of-day';
+import { isWeekdayAllowed } from '../schedule/restrictions';
+import { weekdayOf } from '../schedule/local-date';
 import { pastWeather } from './fallback-record';
 import { effectiveSkipRules } from '../controls/controls-store';
 import { restrictionAllowedDays } from '../schedule/restrictions';
@@ -171,9 +173,11 @@ export function buildContext(input: EngineInput): EngineContext {
       past_dates.push(date);
   }
   const et0_by_date = new Map<string, Et0Day>();
+  const record_et0 = new Map<string, RecordEt0>();
   const site = { lat, elevation_m: elevation };
   for (const date of past_dates) {
     const e = et0OfRecord(weather_days.get(date), date, method, site);
+    record_et0.set(date, e);
     et0_by_date.set(date, { date_local: date, et0_mm: e.et0_mm, method: e.method, reason: e.reason });
   }
   for (const date of dates) et0_by_date.set(date, et0ForDay(daily.get(date), date, method, site));
@@ -192,6 +196,7 @@ export function buildContext(input: EngineInput): EngineContext {
       v === null || v === undefined || !Number.isFinite(v) || v < 0 ? null : v * 25.4 * input.bias.multiplier,
     );
   }
+  const allowedDays = restrictionAllowedDays(input.config.engine.restrictions ?? null);
   const next24 = rainOverInterval(input.forecast.hourly, input.nowEpoch, input.nowEpoch + 24 * HOUR_S).value;
 
   return {
@@ -212,12 +217,14 @@ export function buildContext(input: EngineInput): EngineContext {
     past_daily: pastDaily,
     weather_days,
     et0_by_date,
+    record_et0,
     past_rain,
     forecast_rain_mm,
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
     // The config has no restriction rules yet: every weekday is allowed.
-    allowed_days: restrictionAllowedDays(input.config.engine.restrictions ?? null),
+    allowed_days: allowedDays,
+    allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),
   };
 }
 

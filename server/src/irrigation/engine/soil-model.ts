@@ -140,12 +140,16 @@ export function traceOfRow(row: SoilLedgerRow): SoilStepTrace {
     drainage_mm: row.drainage_mm,
     depletion_mm: row.depletion_mm,
     depletion_range_mm: row.depletion_range_mm,
-    missing: [
-      ...(row.et0_mm === null ? ['et0'] : []),
-      ...(row.rain_mm === null ? ['rain'] : []),
-      ...(row.range_reason ? [row.range_reason] : []),
-    ],
+    missing: missingOf(row),
   };
+}
+
+function missingOf(row: SoilLedgerRow): string[] {
+  const missing: string[] = [];
+  if (row.et0_mm === null) missing.push('et0');
+  if (row.rain_mm === null) missing.push('rain');
+  if (row.range_reason) missing.push(row.range_reason);
+  return missing;
 }
 
 /** One projected day: the forecast's ET0 and rain, the planned (not applied) water. */

@@ -1,9 +1,9 @@
 import type { SoilLedgerRow } from '../../store/soil-ledger';
 import { et0OfRecord } from '../soil/et0-of-day';
-import { dailyIrrigation } from '../soil/irrigation-evidence';
 import { stateOfRow, unknownState, type LedgerDayInput, type SoilState } from '../soil/ledger-day';
 import { replayLedger } from '../soil/ledger-replay';
 import type { ZoneLedger } from './applied-water';
+import { traceOfRow, type SoilStepTrace } from './soil-model';
 import type { EngineContext } from './context';
 import type { CompleteZone } from './zone-inputs';
 
@@ -26,6 +26,8 @@ export interface SoilStart {
   today: SoilState;
   /** Closed days behind it, oldest first (stored, or stepped here). */
   past: SoilLedgerRow[];
+  /** The last week of them as decision-trace steps. */
+  past_steps: SoilStepTrace[];
   origin: 'ledger' | 'replay';
   /** Net water applied today so far, mm. */
   applied_today_net_mm: number;
@@ -33,7 +35,18 @@ export interface SoilStart {
   declared_today: { source: 'owner' | 'probe'; depletion_mm: number } | null;
 }
 
+/** The engine plans twice per recompute (a provisional pass places the window): compute each zone's start once. */
+const starts = new WeakMap<EngineContext, Map<string, SoilStart>>();
+
 export function soilStart(zone: CompleteZone, ctx: EngineContext, ledger: ZoneLedger): SoilStart {
+  let byZone = starts.get(ctx);
+  if (!byZone) starts.set(ctx, (byZone = new Map()));
+  let start = byZone.get(zone.slug);
+  if (!start) byZone.set(zone.slug, (start = computeStart(zone, ctx, ledger)));
+  return start;
+}
+
+function computeStart(zone: CompleteZone, ctx: EngineContext, ledger: ZoneLedger): SoilStart {
   const soil = ctx.input.soil?.zones.get(zone.slug);
   const yesterday = ctx.cal.addDays(ctx.cal.today, -1);
   const taw = zone.capacity.taw_mm;
@@ -45,6 +58,7 @@ export function soilStart(zone: CompleteZone, ctx: EngineContext, ledger: ZoneLe
     const tail = replay(
       zone,
       ctx,
+      ledger,
       soil.closing,
       datesBetween(ctx, ctx.cal.addDays(soil.through, 1), yesterday),
     );
@@ -53,7 +67,7 @@ export function soilStart(zone: CompleteZone, ctx: EngineContext, ledger: ZoneLe
   } else {
     origin = 'replay';
     const first = ctx.past_dates[0] ?? ctx.cal.today;
-    const run = replay(zone, ctx, unknownState(taw, first), ctx.past_dates);
+    const run = replay(zone, ctx, ledger, unknownState(taw, first), ctx.past_dates);
     past = run.rows;
     state = run.end;
   }
@@ -68,6 +82,7 @@ export function soilStart(zone: CompleteZone, ctx: EngineContext, ledger: ZoneLe
   return {
     today: state,
     past,
+    past_steps: past.slice(-7).map(traceOfRow),
     origin,
     applied_today_net_mm: net,
     declared_today: declared ? { source: declared.source, depletion_mm: declared.depletion_mm } : null,
@@ -81,14 +96,20 @@ export function waterIn(state: SoilState, netMm: number): SoilState {
   return hi - lo <= 1e-9 ? { lo, hi: lo, reason: null, since: null } : { ...state, lo, hi };
 }
 
-function replay(zone: CompleteZone, ctx: EngineContext, start: SoilState, dates: string[]) {
+function replay(
+  zone: CompleteZone,
+  ctx: EngineContext,
+  ledger: ZoneLedger,
+  start: SoilState,
+  dates: string[],
+) {
   if (dates.length === 0) return { rows: [], end: start };
-  const irrigation = dailyIrrigation(zone.slug, ctx.input.runs, ctx.cal);
+  const irrigation = ledger.irrigation_by_date;
   const site = { lat: ctx.lat, elevation_m: ctx.elevation_m };
   const days: LedgerDayInput[] = dates.map((date) => ({
     date,
     weather: ctx.weather_days.get(date),
-    et0: et0OfRecord(ctx.weather_days.get(date), date, ctx.et0_method, site),
+    et0: ctx.record_et0.get(date) ?? et0OfRecord(ctx.weather_days.get(date), date, ctx.et0_method, site),
     irrigation: irrigation.get(date),
     declaration: null,
   }));

@@ -6,8 +6,6 @@ import {
 } from '../../agronomy/soil/water-balance';
 import { isDormant } from '../../agronomy/catalogs/species';
 import { resolveControls, type ControlResolution } from '../controls/resolve';
-import { isWeekdayAllowed } from '../schedule/restrictions';
-import { weekdayOf } from '../schedule/local-date';
 import { sunriseEpoch } from '../schedule/run-window';
 import type { ZoneLedger } from './applied-water';
 import { grossMm } from './applied-water';
@@ -20,7 +18,6 @@ import {
   rangeOf,
   round,
   soilDue,
-  traceOfRow,
   waterNeedLabel,
   type DepletionRange,
   type RainEvidence,
@@ -153,7 +150,7 @@ export function planZone(
 
   // ---- tonight's closing state, then today's own evidence ----
   const start = soilStart(z, ctx, ledger);
-  const steps: SoilStepTrace[] = start.past.slice(-7).map(traceOfRow);
+  const steps: SoilStepTrace[] = [...start.past_steps];
   if (start.applied_today_net_mm > 0 || start.declared_today) {
     steps.push(todayTrace(ctx.cal.today, start.today, start.applied_today_net_mm));
   }
@@ -276,7 +273,7 @@ export function planZone(
     } else if (!isSoil && weekly && !forced && !weekly.session_offsets.includes(d)) {
       code = 'not_session_day';
       reason = `not a session day (sessions every ${weekly.budget.session_spacing_days} day(s))`;
-    } else if (!isWeekdayAllowed(ctx.allowed_days, weekdayOf(date))) {
+    } else if (!ctx.allowed_dates.has(date)) {
       code = 'restricted_day';
       reason = `watering restrictions do not allow ${date}`;
     } else if (
@@ -449,7 +446,7 @@ function horizonEtc(zone: CompleteZone, ctx: EngineContext, d: number): number |
     if (etc === null) return null;
     total += etc;
     const next = ctx.dates[j + 1];
-    if (!next || isWeekdayAllowed(ctx.allowed_days, weekdayOf(next))) return total;
+    if (!next || ctx.allowed_dates.has(next)) return total;
   }
   return total;
 }
