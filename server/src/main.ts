@@ -286,7 +286,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     state,
   });
   await scheduler.start();
-  const actions = new ActionExecutor({ irrigation, dispatcher, clock });
+  const actions = new ActionExecutor({ irrigation, dispatcher, clock, soil: soilLedger });
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
@@ -337,6 +337,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     forecast,
     irrigation,
     actions,
+    soil: soilLedger,
     catalogView: entityView,
     sourceKinds,
     controllerKinds,

@@ -14,6 +14,7 @@ import { credentialsBody, tokenBody } from '../http/routes/auth';
 import { scenarioSchema } from '../http/routes/irrigation';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
+import { SOIL_ACTION_BODIES } from '../irrigation/controls/soil-actions';
 import { DAYS_RULES } from '../irrigation/history/query';
 import { ACCEPTED_EXTENSIONS } from '../photos/sniff';
 import { compareText } from '../core/compare';
@@ -61,7 +62,10 @@ function schemaOf(schema: z.ZodType): Json {
 }
 
 function actionSchema(): Json {
-  const bodies = { ...VALVE_ACTION_BODIES, ...CONTROL_ACTION_BODIES } as Record<string, z.ZodObject>;
+  const bodies = { ...VALVE_ACTION_BODIES, ...CONTROL_ACTION_BODIES, ...SOIL_ACTION_BODIES } as Record<
+    string,
+    z.ZodObject
+  >;
   const [first, ...rest] = Object.entries(bodies).map(([kind, body]) =>
     body.extend({ kind: z.literal(kind) }),
   );
@@ -202,6 +206,10 @@ const QUERY_PARAMETERS: Record<string, Json[]> = {
     query('format', { type: 'string', enum: ['csv', 'json'], default: 'csv' }, 'case-insensitive'),
   ],
   'GET /irrigation/accuracy': [days(DAYS_RULES.accuracy)],
+  'GET /irrigation/soil': [
+    query('zone', { type: 'string' }, 'a configured zone slug (400 zone_unknown otherwise)', true),
+    days(DAYS_RULES.soil),
+  ],
   'GET /radar/windgrid': [query('bbox', { type: 'string' }, 'south,west,north,east in degrees')],
   'GET /radar/precip': [query('bbox', { type: 'string' }, 'south,west,north,east in degrees')],
   'PUT /config': [allowRename],

@@ -32,6 +32,8 @@ export interface HttpDeps {
   forecast: ForecastService;
   irrigation: IrrigationService;
   actions: ActionExecutor;
+  /** The soil water ledger (absent or null without a database): GET /irrigation/soil. */
+  soil?: import('../irrigation/soil/soil-ledger-service').SoilLedgerService | null;
   /** What the entity catalog reads (null before a config exists): /sensors/manifest. */
   catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */

@@ -250,7 +250,8 @@ export class IrrigationService implements Module {
     }
   }
 
-  private timezone(): string {
+  /** The deployment's IANA zone (configured, else from the location). */
+  timezone(): string {
     const applied = this.deps.config();
     if (!applied) return 'UTC';
     const { location, timezone } = applied.config.deployment;

@@ -56,7 +56,8 @@ export type ActionErrorCode =
   | 'threshold_unknown'
   | 'threshold_out_of_range'
   | 'toggle_unknown'
-  | 'zone_unknown';
+  | 'zone_unknown'
+  | 'soil_date_out_of_range';
 
 export interface ActionError {
   status: 400;
