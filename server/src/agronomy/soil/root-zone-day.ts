@@ -77,9 +77,10 @@ export function waterStressCoefficient(
   depletionMm: number,
   zone: Pick<RootZone, 'taw_mm' | 'raw_mm'>,
 ): number {
+  if (depletionMm >= zone.taw_mm) return 0;
   if (depletionMm <= zone.raw_mm) return 1;
   const span = zone.taw_mm - zone.raw_mm;
-  if (span <= 0) return depletionMm >= zone.taw_mm ? 0 : 1;
+  if (span <= 0) return 1;
   return Math.max(0, Math.min(1, (zone.taw_mm - depletionMm) / span));
 }
 
@@ -125,9 +126,10 @@ function endOf(d: number, etc: number, zone: RootZone): number {
 }
 
 /**
- * endOf rises with slope 1 up to RAW and then with slope 1 - ETc / (TAW - RAW),
- * which may be negative: over an interval its minimum is at an end and its
- * maximum at an end or at RAW.
+ * endOf rises with slope 1 up to RAW and then with slope 1 - ETc / (TAW - RAW):
+ * a dry range narrows (its drier end draws less). Were that slope negative,
+ * the maximum would sit at RAW; it is a candidate, though with the TAW limit
+ * it never exceeds the ends.
  */
 function lowestEnd(b: DepletionBounds, etc: number, zone: RootZone): number {
   return Math.min(endOf(b.lo, etc, zone), endOf(b.hi, etc, zone));
