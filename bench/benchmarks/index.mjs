@@ -6,6 +6,7 @@ import forecastArchive from './forecast-archive.mjs';
 import history from './history.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
+import season from './season.mjs';
 import sseFanout from './sse-fanout.mjs';
 import tempestUdpIngest from './tempest-udp-ingest.mjs';
 
@@ -36,6 +37,7 @@ export default [
   sseFanout,
   forecastArchive,
   engineRecompute,
+  ...season,
   ...history,
   ...bundleSize,
 ];
