@@ -244,6 +244,7 @@ async function soilView(dist, config, runRows) {
     modelledKinds: new Set(['demo_replay']),
   });
   await record.start();
+  record.backfillSoon(0);
   await record.settled();
   const ledger = new dist.SoilLedgerService({ bus, logger, config: () => applied, store, record });
   const view = ledger.current(NOW);

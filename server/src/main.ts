@@ -74,6 +74,8 @@ import type { MqttPublisher } from './ha/mqtt/publisher';
  */
 
 export const DATABASE_FILE = 'raincheck.db';
+/** The weather record's first-start backfill waits this long after listen: the first requests come first. */
+const BACKFILL_AFTER_LISTEN_MS = 250;
 export const FORECAST_CACHE_FILE = 'forecast-cache.json';
 
 export interface ServiceOptions {
@@ -397,6 +399,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.port;
       log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
+      weatherRecord?.backfillSoon(BACKFILL_AFTER_LISTEN_MS);
       return port;
     },
     stop: async () => {

@@ -85,6 +85,8 @@ export interface SeasonOptions {
   onLine?: (line: SeasonLine) => void;
 }
 
+type FakeClock = import('@sinonjs/fake-timers').Clock;
+
 const CONTROLLER_ID = 'season';
 /** The simulated clock's step while a session runs (the scheduler reacts to run ends at once). */
 const SESSION_STEP_MS = 600_000;
@@ -103,13 +105,13 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
   try {
     const clock: Clock = { nowMs: () => fake.now };
     const weather = new SeasonWeather(options.days, timezone, options.forecast);
-    let service = await boot(options, config, clock, weather);
+    let service = await boot(options, config, clock, weather, fake);
     const decisions = new Map<string, IrrigationSnapshot['water_plan'][number]['zones']>();
     for (let date = options.from; date <= nextDate(options.to, zone); date = nextDate(date, zone)) {
       const midnight = DateTime.fromISO(date, { zone });
       if (options.restartOn?.includes(date)) {
         await fake.tickAsync(Math.max(0, midnight.plus({ minutes: 5 }).toMillis() - fake.now));
-        service = await boot(options, config, clock, weather);
+        service = await boot(options, config, clock, weather, fake);
       }
       await fake.tickAsync(Math.max(0, midnight.plus({ minutes: 10 }).toMillis() - fake.now));
       service.irrigation.refresh();
@@ -139,6 +141,7 @@ async function boot(
   config: RaincheckConfig,
   clock: Clock,
   weather: SeasonWeather,
+  fake: FakeClock,
 ): Promise<Service> {
   const logger = silentLogger();
   const store = Store.open(options.dbPath, logger);
@@ -167,7 +170,11 @@ async function boot(
     stationDays: (dates) => weather.stationDays(dates, today()),
   });
   await record.start();
-  await record.settled();
+  // The backfill waits on a (simulated) timer: let the simulated clock run it.
+  record.backfillSoon(0);
+  let backfilled = false;
+  void record.settled().then(() => (backfilled = true));
+  while (!backfilled) await fake.tickAsync(0);
   const soil = new SoilLedgerService({ bus, logger, config: () => applied, store, record });
   await soil.start();
   let dispatcher: Dispatcher | null = null;
@@ -233,7 +240,7 @@ async function boot(
 /** The day's run window: decide, run the session on the simulated clock, answer the decision. */
 async function runDay(
   service: Service,
-  fake: import('@sinonjs/fake-timers').Clock,
+  fake: FakeClock,
   clock: Clock,
 ): Promise<IrrigationSnapshot['water_plan'][number]['zones']> {
   const first = service.irrigation.refresh();

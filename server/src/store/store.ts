@@ -57,6 +57,15 @@ export class Store {
     return this.db.transaction(fn)();
   }
 
+  /**
+   * Returns the connection's page cache to the system (SQLite `shrink_memory`):
+   * after a one-off bulk write (the weather record's backfill and the ledger
+   * replay it triggers) an idle service need not keep those pages resident.
+   */
+  releaseMemory(): void {
+    this.db.pragma('shrink_memory');
+  }
+
   /** Idempotent. */
   close(): void {
     closeDatabase(this.db);

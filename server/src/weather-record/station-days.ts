@@ -1,3 +1,4 @@
+import { compareText } from '../core/compare';
 import { DateTime } from 'luxon';
 import { zoneFor } from '../core/tz/zone';
 import type { RecordField, RecordValues } from './types';
@@ -77,7 +78,7 @@ export function stationDays(
     if (!h.last || r.epoch >= h.last.epoch) h.last = { epoch: r.epoch, value: r.value };
   }
   const out: StationDay[] = [];
-  for (const [key, fields] of [...buckets.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [key, fields] of [...buckets.entries()].sort(([a], [b]) => compareText(a, b))) {
     const [date = '', sourceId = ''] = key.split('|');
     const start = DateTime.fromISO(date, { zone }).startOf('day');
     const hoursInDay = Math.round((start.plus({ days: 1 }).toSeconds() - start.toSeconds()) / 3600);

@@ -22,10 +22,10 @@ import type { DailyWeather } from './types';
  *   days are final. It runs when asked (the soil ledger asks before each
  *   update) and does the work only when the date rolled over, a forecast
  *   arrived, or an hour passed.
- * - At start, when the record holds less than a week, it backfills as many
- *   past days as the forecast provider serves (Open-Meteo: 92) and the
- *   stations' stored readings allow, in the background, then announces
- *   `weather.record`.
+ * - Once the service listens (`backfillSoon`), when the record holds less
+ *   than a week, it backfills as many past days as the forecast provider
+ *   serves (Open-Meteo: 92) and the stations' stored readings allow, in the
+ *   background, then announces `weather.record`.
  */
 
 export const RECORD_REVISION_DAYS = 4;
@@ -67,9 +67,20 @@ export class WeatherRecordService implements Module {
 
   async start(): Promise<void> {
     this.off = this.deps.bus.on('forecast.snapshot', () => (this.forecastSeen = true));
-    this.backfill = this.backfillIfShort().catch((err) =>
-      this.log.warn({ err }, 'weather record backfill failed; the record starts from the days it has'),
-    );
+  }
+
+  /**
+   * Starts the first-start backfill (when the record is short) after `delayMs`,
+   * in the background. The composition root calls it once the service
+   * listens: a provider that computes its past (the demo) must not hold up
+   * the first answer.
+   */
+  backfillSoon(delayMs: number): void {
+    this.backfill ??= new Promise<void>((resolve) => setTimeout(resolve, delayMs))
+      .then(() => this.backfillIfShort())
+      .catch((err) =>
+        this.log.warn({ err }, 'weather record backfill failed; the record starts from the days it has'),
+      );
   }
 
   async stop(): Promise<void> {
@@ -132,7 +143,9 @@ export class WeatherRecordService implements Module {
       { days: written.length, provider: history?.provider ?? null },
       'weather record backfilled from the forecast provider and stored readings',
     );
+    // Listeners (the irrigation service) replay the soil ledger over the new days right here.
     if (written.length > 0) this.deps.bus.emit('weather.record', { dates: written });
+    this.deps.store.releaseMemory();
   }
 
   /** Recomputes `dates` and writes those that changed; answers the dates written. */

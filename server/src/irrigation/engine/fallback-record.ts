@@ -1,3 +1,4 @@
+import { compareText } from '../../core/compare';
 import type { DailyEntry } from '../../forecast/types';
 import type { DailyWeather } from '../../store/weather-days';
 import { mergeDay } from '../../weather-record/merge-day';
@@ -36,5 +37,5 @@ export function pastWeather(
     out.set(date, mergeDay(date, stations, entry ? { provider, entry } : null, undefined));
   }
   for (const day of record) if (day.date_local < today) out.set(day.date_local, day);
-  return new Map([...out.entries()].sort(([a], [b]) => a.localeCompare(b)));
+  return new Map([...out.entries()].sort(([a], [b]) => compareText(a, b)));
 }

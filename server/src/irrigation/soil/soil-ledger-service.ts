@@ -1,3 +1,4 @@
+import { compareText } from '../../core/compare';
 import type { Et0Method } from '../../agronomy/et0';
 import type { AppliedConfig } from '../../config/config-types';
 import type { EventBus } from '../../core/bus';
@@ -286,9 +287,7 @@ function sameRow(a: SoilLedgerRow, b: SoilLedgerRow | undefined): boolean {
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
-        )
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => compareText(a, b)))
       : v,
   );
 }

@@ -1,3 +1,4 @@
+import { compareText } from '../../core/compare';
 import type { SeasonLine } from '../season-runner';
 import type { WthDay } from '../wth';
 import { referenceSeason, type Site } from './reference';
@@ -37,7 +38,7 @@ export function scoreSeason(
   const byDate = new Map(weather.map((w) => [w.date, w]));
   const zones = [...new Set(lines.map((l) => l.zone))].sort();
   return zones.map((zone) => {
-    const mine = lines.filter((l) => l.zone === zone).sort((a, b) => a.date.localeCompare(b.date));
+    const mine = lines.filter((l) => l.zone === zone).sort((a, b) => compareText(a.date, b.date));
     const ref = referenceSeason(
       byDate,
       mine.map((l) => ({
