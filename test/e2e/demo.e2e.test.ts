@@ -134,10 +134,17 @@ describe('zones', () => {
   });
 
   it("charts the zone's soil ledger for the last 30 days and records a soaked day", async () => {
+    // The demo's first start backfilled the record from its forecast provider: the ledger has 30 days.
+    await eventually(async () => {
+      const soil = await apiCall<{ rows: unknown[] }>(
+        instance.url,
+        'api/v1/irrigation/soil?zone=back_lawn&days=30',
+      );
+      return soil.body.rows.length === 30;
+    });
     const { page: p } = await page();
     await p.goto(new URL('zones/back_lawn', instance.url).href);
     const days = p.getByRole('region', { name: 'Last 30 days' });
-    // The demo's first start backfilled the record from its forecast provider: the ledger has 30 days.
     const chart = days.getByRole('img', { name: /soil depletion, rain, irrigation and crop water use/ });
     await pwExpect(chart).toBeVisible();
     await pwExpect(days.getByText(/30 days on the soil ledger\./)).toBeVisible();
