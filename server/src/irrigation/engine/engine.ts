@@ -45,7 +45,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
 
   // Pass 1: plan as if every day were a watering day, only to size today's window for the skip check.
   const allWater: SkipLike[] = ctx.dates.map(() => ({ verdict: 'water', reason_code: 'water', reason: '' }));
-  const provisional = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), allWater));
+  const provisional = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), allWater, false, true));
   const provisionalSeconds = provisional.reduce((s, p) => s + (p.days[0]?.planned_seconds ?? 0), 0);
   const todayMin = ctx.daily.get(ctx.cal.today)?.temp_min_f ?? null;
   const win = runWindow({

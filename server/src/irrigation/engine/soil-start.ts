@@ -82,11 +82,23 @@ function computeStart(zone: CompleteZone, ctx: EngineContext, ledger: ZoneLedger
   return {
     today: state,
     past,
-    past_steps: past.slice(-7).map(traceOfRow),
+    past_steps: stepsOf(soil?.rows ?? null, past),
     origin,
     applied_today_net_mm: net,
     declared_today: declared ? { source: declared.source, depletion_mm: declared.depletion_mm } : null,
   };
+}
+
+/** The ledger view's rows are the same arrays until the ledger changes: their trace steps too. */
+const stepCache = new WeakMap<readonly SoilLedgerRow[], SoilStepTrace[]>();
+
+function stepsOf(viewRows: readonly SoilLedgerRow[] | null, past: SoilLedgerRow[]): SoilStepTrace[] {
+  const cacheable = viewRows !== null && past.length === viewRows.length;
+  const cached = cacheable ? stepCache.get(viewRows) : undefined;
+  if (cached) return cached;
+  const steps = past.slice(-7).map(traceOfRow);
+  if (cacheable) stepCache.set(viewRows, steps);
+  return steps;
 }
 
 /** Water entering a state: both bounds fall by it (not below field capacity); a filled range is known. */

@@ -131,6 +131,8 @@ export function planZone(
   ledger: ZoneLedger,
   verdicts: readonly SkipLike[],
   todayWindowClosed = false,
+  /** Only today's planned seconds are wanted (the pass that places today's run window). */
+  todayOnly = false,
 ): ZonePlan {
   const controls = ctx.dates.map((date, d) => controlFor(zone.slug, date, d, ctx));
   const trailingDates = Array.from({ length: 7 }, (_, i) => ctx.cal.addDays(ctx.cal.today, -(7 - i)));
@@ -213,7 +215,8 @@ export function planZone(
   };
   let dueToday: SoilDue | null = null;
   let cycle: CycleSoakPlan | null = null;
-  for (let d = 0; d < ctx.dates.length; d += 1) {
+  const planDays = todayOnly ? 1 : ctx.dates.length;
+  for (let d = 0; d < planDays; d += 1) {
     const date = ctx.dates[d] as string;
     const range = rangeOf(state);
     const control = controls[d] ?? NONE_CONTROL;
@@ -380,7 +383,7 @@ export function planZone(
     });
 
     // project to the next day: forecast ET0, bias-scaled forecast rain, planned (not applied) water
-    if (d < ctx.dates.length - 1) {
+    if (d < planDays - 1) {
       const et = ctx.et0_by_date.get(date) ?? {
         date_local: date,
         et0_mm: null,

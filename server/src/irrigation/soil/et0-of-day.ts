@@ -23,6 +23,9 @@ export interface Et0Site {
   elevation_m: number | null;
 }
 
+/** A record day's ET0 per method and site, kept while the day object lives (the ledger view reuses it). */
+const cache = new WeakMap<DailyWeather, Map<string, RecordEt0>>();
+
 export function et0OfRecord(
   day: DailyWeather | undefined,
   date: string,
@@ -30,6 +33,15 @@ export function et0OfRecord(
   site: Et0Site,
 ): RecordEt0 {
   if (!day) return { et0_mm: null, method: null, reason: 'no weather record for the day', inputs: {} };
+  const key = `${date}|${method}|${site.lat}|${site.elevation_m}`;
+  let byKey = cache.get(day);
+  if (!byKey) cache.set(day, (byKey = new Map()));
+  let result = byKey.get(key);
+  if (!result) byKey.set(key, (result = computeEt0(day, date, method, site)));
+  return result;
+}
+
+function computeEt0(day: DailyWeather, date: string, method: Et0Method, site: Et0Site): RecordEt0 {
   const eq17 = day.rh_max_pct !== null && day.rh_min_pct !== null;
   const inputs: Et0Inputs = {
     tMaxC: day.tmax_c,
