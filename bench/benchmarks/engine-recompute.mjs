@@ -19,6 +19,10 @@ import { percentile, REPO_ROOT } from '../lib/harness.mjs';
  *   and the matching current_weather samples.
  * - runs: 15 days of completed `manual` runs spread over the zones; gauge rain
  *   for the last few local days; neutral controls; an untrained bias.
+ * - soil: the persisted soil ledger as the service hands it to the engine
+ *   (tonight's closing states and 31 days of rows per zone), built by the
+ *   real weather record (92 days backfilled from the demo provider) and soil
+ *   ledger modules over an in-memory database before timing starts.
  *
  * The output is checked once (irrigationSnapshotSchema, 50 zones, 7 plan days),
  * then the full recompute is timed. Memory: the retained heap of the engine
@@ -64,6 +68,11 @@ function loadDist() {
       FIELD_SPECS: requireDist('./weather/fields.js').FIELD_SPECS,
       demoWeatherAt: requireDist('./weather/sources/demo/demo-replay.js').demoWeatherAt,
       neutralControls: requireDist('./irrigation/controls/types.js').neutralControls,
+      Store: requireDist('./store/store.js').Store,
+      EventBus: requireDist('./core/bus.js').EventBus,
+      silentLogger: requireDist('./core/logger.js').silentLogger,
+      WeatherRecordService: requireDist('./weather-record/weather-record-service.js').WeatherRecordService,
+      SoilLedgerService: requireDist('./irrigation/soil/soil-ledger-service.js').SoilLedgerService,
       DateTime: requireDist('luxon').DateTime,
     };
   } catch (err) {
@@ -203,18 +212,61 @@ function gaugeDailyRain(dist) {
   return out;
 }
 
-function engineInput(dist, zoneCount, shared) {
+/** The soil ledger as IrrigationService.gather() reads it: the real record and ledger modules, in memory. */
+async function soilView(dist, config, runRows) {
+  const clock = new dist.ManualClock(NOW_MS);
+  const logger = dist.silentLogger();
+  const store = dist.Store.open(':memory:', logger);
+  for (const run of runRows) store.runs.insert(run);
+  const applied = { config, document: {}, appliedAtEpoch: 0, revision: 1 };
+  const provider = new dist.DemoForecastProvider('demo', clock);
+  const bus = new dist.EventBus();
+  const record = new dist.WeatherRecordService({
+    bus,
+    clock,
+    logger,
+    config: () => applied,
+    store,
+    forecast: {
+      snapshot: () => ({ past_daily: [], source_label: provider.label }),
+      history: async (pastDays) => {
+        const forecast = await provider.fetch({
+          lat: LOCATION.lat,
+          lon: LOCATION.lon,
+          elevationM: LOCATION.elevation_m,
+          timezone: TZ,
+          pastDays,
+          forecastDays: 1,
+        });
+        return { provider: provider.label, days: forecast.daily };
+      },
+    },
+    modelledKinds: new Set(['demo_replay']),
+  });
+  await record.start();
+  record.backfillSoon(0);
+  await record.settled();
+  const ledger = new dist.SoilLedgerService({ bus, logger, config: () => applied, store, record });
+  const view = ledger.current(NOW);
+  store.close();
+  return view;
+}
+
+async function engineInput(dist, zoneCount, shared) {
+  const config = dist.configSchema.parse(configDoc(dist, zoneCount));
+  const runRows = runs(dist, zoneCount);
   return {
     nowEpoch: NOW,
-    config: dist.configSchema.parse(configDoc(dist, zoneCount)),
+    config,
     timezone: TZ,
     weather: shared.weather.snapshot,
     currentWeather: shared.weather.current,
     forecast: shared.forecast,
     bias: { multiplier: 1, sample_count: 0, trained: false },
-    runs: runs(dist, zoneCount),
+    runs: runRows,
     gaugeDailyRain: gaugeDailyRain(dist),
     controls: dist.neutralControls(),
+    soil: await soilView(dist, config, runRows),
     controlsPersisted: true,
   };
 }
@@ -276,14 +328,15 @@ export default {
   async run(report) {
     const dist = loadDist();
     const shared = { forecast: await forecastSnapshot(dist), weather: weather(dist) };
-    const input = engineInput(dist, ZONES, shared);
-    const small = engineInput(dist, SMALL_ZONES, shared);
+    const input = await engineInput(dist, ZONES, shared);
+    const small = await engineInput(dist, SMALL_ZONES, shared);
     report(
       'input',
       `${ZONES} zones (${Object.values(input.config.zones).filter((z) => z.scheduling_model === 'weekly').length} weekly), ` +
         `${input.runs.length} run records, forecast ${shared.forecast.past_daily.length} past + ` +
         `${shared.forecast.daily.length} days / ${shared.forecast.hourly.length} hours, ` +
-        `gauge ${input.gaugeDailyRain.size} days`,
+        `gauge ${input.gaugeDailyRain.size} days, soil ledger ${[...input.soil.zones.values()].reduce((n, z) => n + z.rows.length, 0)} rows ` +
+        `(${input.soil.weather.length} record days)`,
     );
 
     const first = dist.computeIrrigation(input);

@@ -10,6 +10,7 @@ import history from './history.mjs';
 import idleRss from './idle-rss.mjs';
 import infoThroughput from './info-throughput.mjs';
 import snapshotThroughput from './snapshot-throughput.mjs';
+import season from './season.mjs';
 import sseFanout from './sse-fanout.mjs';
 import tempestUdpIngest from './tempest-udp-ingest.mjs';
 
@@ -42,6 +43,7 @@ export default [
   healthUnderLoad,
   forecastArchive,
   engineRecompute,
+  ...season,
   ...history,
   ...bundleSize,
   ...backup,

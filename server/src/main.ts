@@ -73,6 +73,8 @@ import { radarRoutes } from './http/routes/radar';
 import type { RadarService } from './radar/radar-service';
 import { computeIrrigation } from './irrigation/engine/engine';
 import { IrrigationService } from './irrigation/irrigation-service';
+import { SoilLedgerService } from './irrigation/soil/soil-ledger-service';
+import { WeatherRecordService } from './weather-record/weather-record-service';
 import { irrigationRoutes } from './http/routes/irrigation';
 import { irrigationHistoryRoutes } from './http/routes/irrigation-history';
 import { irrigationTuningRoutes } from './http/routes/irrigation-tuning';
@@ -108,6 +110,8 @@ import { notificationsRoutes } from './http/routes/notifications';
  */
 
 export const DATABASE_FILE = 'raincheck.db';
+/** The weather record's first-start backfill waits this long after listen: the first requests come first. */
+const BACKFILL_AFTER_LISTEN_MS = 250;
 export const FORECAST_CACHE_FILE = 'forecast-cache.json';
 /** How long a graceful stop waits for requests in flight before closing their connections. */
 const SHUTDOWN_GRACE_MS = 3000;
@@ -270,6 +274,24 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   await forecast.start();
   health.provide('forecast', () => forecast.health());
+  // The daily weather record and the soil water ledger it feeds (both need the database).
+  const weatherRecord = store
+    ? new WeatherRecordService({
+        bus,
+        clock,
+        logger,
+        config: ha.siteConfig,
+        store,
+        forecast,
+        modelledKinds: MODELLED_KINDS,
+      })
+    : null;
+  await weatherRecord?.start();
+  const soilLedger =
+    store && weatherRecord
+      ? new SoilLedgerService({ bus, logger, config: ha.siteConfig, store, record: weatherRecord })
+      : null;
+  await soilLedger?.start();
   // Built on the first radar request: most instances never draw a map layer.
   let radar: RadarService | null = null;
   const radarService = (): RadarService =>
@@ -381,6 +403,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     },
     ha: ha.irrigationView,
     flow,
+    soil: soilLedger,
   });
   await irrigation.start();
   await ha.startAdoption(irrigation);
@@ -396,7 +419,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     sessionPlans: store?.sessionPlans ?? null,
   });
   await scheduler.start();
-  const actions = new ActionExecutor({ irrigation, dispatcher, clock });
+  const actions = new ActionExecutor({ irrigation, dispatcher, clock, soil: soilLedger });
   const restarter = new Restarter({
     logger,
     runningZones: () => runningZones(irrigation.snapshot(), dispatcher.activeRuns().keys()),
@@ -514,6 +537,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     tuning,
     anomalies,
     advisor,
+    soil: soilLedger,
     catalogView: entityView,
     sourceKinds,
     controllerKinds,
@@ -619,6 +643,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       const port = typeof address === 'object' && address ? address.port : env.port;
       listeningPort = port;
       log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
+      weatherRecord?.backfillSoon(BACKFILL_AFTER_LISTEN_MS);
       // A moment after the start (multicast-dns takes tens of ms to load on a small host): the LAN
       // announcement never delays the first answer.
       setTimeout(() => void mdns.start(), MDNS_START_DELAY_MS).unref();
@@ -644,6 +669,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await flow.stop();
       await controllers.stop();
       await irrigation.stop();
+      await soilLedger?.stop();
+      await weatherRecord?.stop();
       await weather.stop();
       await forecast.stop();
       await ha.stop();

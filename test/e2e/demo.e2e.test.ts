@@ -132,6 +132,42 @@ describe('zones', () => {
       p.locator('table', { has: p.locator('caption', { hasText: 'Run records' }) }),
     ).toBeVisible();
   });
+
+  it("charts the zone's soil ledger for the last 30 days and records a soaked day", async () => {
+    // The demo's first start backfilled the record from its forecast provider: the ledger has 30 days.
+    await eventually(async () => {
+      const soil = await apiCall<{ rows: unknown[] }>(
+        instance.url,
+        'api/v1/irrigation/soil?zone=back_lawn&days=30',
+      );
+      return soil.body.rows.length === 30;
+    });
+    const { page: p } = await page();
+    await p.goto(new URL('zones/back_lawn', instance.url).href);
+    const days = p.getByRole('region', { name: 'Last 30 days' });
+    const chart = days.getByRole('img', { name: /soil depletion, rain, irrigation and crop water use/ });
+    await pwExpect(chart).toBeVisible();
+    await pwExpect(days.getByText(/30 days on the soil ledger\./)).toBeVisible();
+    await pwExpect(days.locator('canvas').first()).toBeVisible();
+
+    // The date input's max is the service's today; a closed day shows on the chart.
+    const today = (await days.getByLabel('Soaked on').getAttribute('max')) ?? '';
+    const d = new Date(`${today}T12:00:00Z`);
+    d.setUTCDate(d.getUTCDate() - 1);
+    const yesterday = d.toISOString().slice(0, 10);
+    await days.getByLabel('Soaked on').fill(yesterday);
+    await days.getByRole('button', { name: 'Record' }).click();
+    await pwExpect(days.getByRole('status').filter({ hasText: `soaked on ${yesterday}` })).toBeVisible();
+    await pwExpect(days.getByText(/A declared soil state set 1 of these days\./)).toBeVisible();
+    const soil = await apiCall<{ rows: { date_local: string; detail: { anchor: unknown } }[] }>(
+      instance.url,
+      'api/v1/irrigation/soil?zone=back_lawn&days=30',
+    );
+    expect(soil.body.rows.find((r) => r.date_local === yesterday)?.detail.anchor).toEqual({
+      source: 'owner',
+      depletion_mm: 0,
+    });
+  });
 });
 
 describe('settings', () => {

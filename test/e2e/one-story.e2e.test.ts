@@ -77,7 +77,7 @@ describe('layout shift', () => {
 });
 
 describe('the dashboard says where each zone stands', () => {
-  it('lists the zones the snapshot calls due, held and unknown, and never that no zone needs water', async () => {
+  it('lists each zone where the snapshot puts it, and never that no zone needs water while one does', async () => {
     const snapshot = await apiCall<{ zone_verdicts: ZoneVerdict[] }>(
       instance.url,
       'api/v1/irrigation/snapshot',
@@ -104,10 +104,14 @@ describe('the dashboard says where each zone stands', () => {
         new RegExp(`zones/${row.zone}$`),
       );
     }
-    const dueOrUnknown = rows.filter((r) => ['held', 'unknown'].includes(place(r)));
-    expect(dueOrUnknown.length).toBeGreaterThan(0);
+    // Which standings the demo's day has depends on its weather cycle (the soil ledger knows every
+    // zone from the backfill); the model tests (test/web-app/verdict.test.ts) hold each one. Here:
+    // whenever any zone waters, is held or is unknown, the page never says no zone needs water.
+    const needing = rows.filter((r) => place(r) !== 'notDue');
     await pwExpect(p.getByTestId('next-run')).not.toBeEmpty();
-    expect(await p.getByTestId('next-run').innerText()).not.toMatch(/no zone needs water/);
+    if (needing.length > 0) {
+      expect(await p.getByTestId('next-run').innerText()).not.toMatch(/no zone needs water/);
+    }
     if (rows.some((r) => place(r) === 'unknown')) {
       await pwExpect(standings.locator('[data-standing="unknown"]')).toHaveText(/declare its soil state/);
     }

@@ -298,7 +298,12 @@ describe('command mapping', () => {
 
     const applied: unknown[] = [];
     const executor = new ActionExecutor({
-      irrigation: { zoneSlugs: () => context.mappedZones, applyControl: (a) => (applied.push(a), null) },
+      irrigation: {
+        zoneSlugs: () => context.mappedZones,
+        applyControl: (a) => (applied.push(a), null),
+        refresh: () => null,
+        timezone: () => 'UTC',
+      },
       dispatcher: {} as Dispatcher,
       clock: systemClock,
     });

@@ -19,6 +19,7 @@ import {
   REDACTED,
   schemaEnums,
   slugify,
+  soakedDeclarations,
   stepForPath,
   uniqueName,
   validateController,
@@ -345,6 +346,26 @@ describe('validation', () => {
     expect(errors[`zone.${c.uid}.name`]).toBe('Give the zone a name.');
     // The dry run takes any station.
     expect(validateZones([{ ...newZone('Lawn'), station: 'anything' }], 'dry_run')).toEqual({});
+  });
+
+  it("checks a zone's last soaked date: optional, a real date, not in the future", () => {
+    const ok = { ...newZone('Lawn'), soakedOn: '2025-06-01' };
+    const future = { ...newZone('Beds'), soakedOn: '2025-06-20' };
+    const junk = { ...newZone('Strip'), soakedOn: 'last week' };
+    const errors = validateZones([ok, future, junk, newZone('Empty')], 'dry_run', '2025-06-16');
+    expect(errors[`zone.${ok.uid}.soaked`]).toBeUndefined();
+    expect(errors[`zone.${future.uid}.soaked`]).toBe('The date cannot be in the future.');
+    expect(errors[`zone.${junk.uid}.soaked`]).toBe('Enter a date (YYYY-MM-DD).');
+    expect(Object.keys(errors)).toHaveLength(2);
+  });
+
+  it('posts one soaked declaration per zone with a date, under the key the config gives the zone', () => {
+    const lawn = { ...newZone('Front lawn'), soakedOn: '2025-06-01' };
+    const kept = { ...newZone('Renamed'), key: 'back_lawn', soakedOn: ' 2025-06-02 ' };
+    expect(soakedDeclarations({ zones: [lawn, newZone('Beds'), kept] })).toEqual([
+      { zone: 'front_lawn', date: '2025-06-01' },
+      { zone: 'back_lawn', date: '2025-06-02' },
+    ]);
   });
 
   it('says what a zone lacks for the engine to model it', () => {

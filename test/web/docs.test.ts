@@ -170,6 +170,7 @@ describe('GET /docs/openapi.json', () => {
     const kinds = variants.map((v) => v.properties.kind?.const).sort();
     expect(kinds).toEqual([
       'clear_pause_until',
+      'declare_soil_state',
       'run',
       'set_global_override',
       'set_override_tomorrow',

@@ -16,6 +16,8 @@ export interface BusEvents {
   'weather.snapshot': WeatherSnapshot;
   /** The forecast snapshot after a refresh (success or failure). */
   'forecast.snapshot': ForecastSnapshot;
+  /** Days of the daily weather record were written outside the regular refresh (the start-up backfill). */
+  'weather.record': { dates: string[] };
   /** The irrigation snapshot after a recompute. */
   'irrigation.snapshot': IrrigationSnapshot;
   /** A run record was written or changed (zone null: several zones). */

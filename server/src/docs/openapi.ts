@@ -16,6 +16,7 @@ import { subscribeBody, unsubscribeBody } from '../http/routes/push';
 import { scenarioSchema } from '../http/routes/irrigation';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
+import { SOIL_ACTION_BODIES } from '../irrigation/controls/soil-actions';
 import { DAYS_RULES } from '../irrigation/history/query';
 import { applyBody, dismissBody, undismissBody } from '../irrigation/tuning/bodies';
 import { ACCEPTED_EXTENSIONS } from '../photos/sniff';
@@ -64,7 +65,10 @@ function schemaOf(schema: z.ZodType): Json {
 }
 
 function actionSchema(): Json {
-  const bodies = { ...VALVE_ACTION_BODIES, ...CONTROL_ACTION_BODIES } as Record<string, z.ZodObject>;
+  const bodies = { ...VALVE_ACTION_BODIES, ...CONTROL_ACTION_BODIES, ...SOIL_ACTION_BODIES } as Record<
+    string,
+    z.ZodObject
+  >;
   const [first, ...rest] = Object.entries(bodies).map(([kind, body]) =>
     body.extend({ kind: z.literal(kind) }),
   );
@@ -250,6 +254,10 @@ const QUERY_PARAMETERS: Record<string, Json[]> = {
   ],
   'GET /irrigation/accuracy': [days(DAYS_RULES.accuracy)],
   'GET /irrigation/tuning': [days(DAYS_RULES.tuning)],
+  'GET /irrigation/soil': [
+    query('zone', { type: 'string' }, 'a configured zone slug (400 zone_unknown otherwise)', true),
+    days(DAYS_RULES.soil),
+  ],
   'GET /radar/windgrid': [query('bbox', { type: 'string' }, 'south,west,north,east in degrees')],
   'GET /radar/precip': [query('bbox', { type: 'string' }, 'south,west,north,east in degrees')],
   'PUT /config': [allowRename],

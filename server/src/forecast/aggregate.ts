@@ -43,6 +43,8 @@ export function dailyFromHourly(hourly: readonly HourlyEntry[], timezone: string
       wind_mean_2m_ms: whole(winds) ? round(mphTo2mMs(sum(winds) / winds.length), 2) : null,
       humidity_pct: whole(humidity) ? round(sum(humidity) / humidity.length, 1) : null,
       humidity_mean_pct: whole(humidity) ? round(sum(humidity) / humidity.length, 1) : null,
+      humidity_max_pct: whole(humidity) ? Math.max(...humidity) : null,
+      humidity_min_pct: whole(humidity) ? Math.min(...humidity) : null,
       et0_in: et0.length === length ? round(sum(et0), 3) : null,
       et0_reported: et0.length === length,
       sunrise_epoch: null,

@@ -13,6 +13,7 @@ import { MERGED_SOURCE_ID } from '../weather/weather-service';
 import { forecastBias, type BiasResult } from './bias';
 import { loadForecastCache, saveForecastCache, type CachedTrack } from './cache';
 import type {
+  DailyEntry,
   ForecastProvider,
   ForecastRequest,
   ForecastSnapshot,
@@ -36,6 +37,8 @@ export const FORECAST_DAYS = 10;
 const ARCHIVE_LEADS = 48;
 const ARCHIVE_RETENTION_DAYS = 400;
 const HARD_OFFLINE_S = 1800;
+/** Provider kinds that serve past days (`past_days` up to 92 at Open-Meteo). */
+const HISTORY_KINDS: ReadonlySet<string> = new Set(['open_meteo', 'demo_replay']);
 
 export interface PlannedProvider {
   provider: ForecastProvider;
@@ -217,6 +220,40 @@ export class ForecastService implements Module {
       past_daily: days.filter((d) => d.time_epoch < todayStart),
       hourly: (forecast?.hourly ?? []).filter((h) => h.time_epoch >= todayStart),
     };
+  }
+
+  /**
+   * Past days from the primary provider, for the daily weather record's
+   * backfill: as many as asked up to what it serves (Open-Meteo 92; the demo
+   * forecast replays its own weather). Null when no planned provider keeps
+   * past days (NWS and MET Norway serve none) or the fetch fails. Nothing is
+   * archived or served from it: the merged forecast is untouched.
+   */
+  async history(pastDays: number): Promise<{ provider: string; days: DailyEntry[] } | null> {
+    const applied = this.deps.config();
+    if (!applied) return null;
+    const request = {
+      ...requestFor(applied),
+      pastDays: Math.max(1, Math.min(92, pastDays)),
+      forecastDays: 1,
+    };
+    const planned = this.deps.factory.plan(
+      applied.config,
+      request,
+      this.deps.demo || applied.config.features.demo_mode,
+    );
+    const provider = planned.find((p) => HISTORY_KINDS.has(p.provider.kind))?.provider;
+    if (!provider) return null;
+    try {
+      const forecast = await provider.fetch(request);
+      const today = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(request.timezone) })
+        .startOf('day')
+        .toSeconds();
+      return { provider: provider.label, days: forecast.daily.filter((d) => d.time_epoch < today) };
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'past days for the weather record could not be fetched');
+      return null;
+    }
   }
 
   /** The hourly series of a track (`merged` or an extra model id); undefined for an unknown track. */

@@ -33,6 +33,12 @@ export interface DailyEntry {
   /** Legacy name of the day's mean relative humidity. */
   humidity_pct: number | null;
   humidity_mean_pct: number | null;
+  /**
+   * The day's highest and lowest relative humidity, % (FAO-56 eq. 17 for ET0); null when not served.
+   * Optional: forecasts cached before these fields existed lack them.
+   */
+  humidity_max_pct?: number | null;
+  humidity_min_pct?: number | null;
   et0_in: number | null;
   et0_reported: boolean;
   sunrise_epoch: number | null;

@@ -42,6 +42,8 @@ export interface HttpDeps {
   anomalies: Pick<AnomalyService, 'list'>;
   /** GET /irrigation/explanation: the advisor's phrasing, or the engine's own text. */
   advisor: Pick<Advisor, 'explanation'>;
+  /** The soil water ledger (absent or null without a database): GET /irrigation/soil. */
+  soil?: import('../irrigation/soil/soil-ledger-service').SoilLedgerService | null;
   /** What the entity catalog reads (null before a config exists): /sensors/manifest. */
   catalogView: () => CatalogView | null;
   /** The source kinds this build runs, for the catalogs. */

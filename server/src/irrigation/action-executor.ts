@@ -1,6 +1,14 @@
 import { epochSeconds, type Clock } from '../core/clock';
 import { parseControlAction } from './controls/actions';
 import { isValveActionKind, parseValveAction, type ValveAction } from './controls/valve-actions';
+import {
+  isSoilActionKind,
+  parseSoilAction,
+  SOIL_DECLARATION_MAX_AGE_DAYS,
+  type SoilAction,
+} from './controls/soil-actions';
+import { localCalendar } from './skip/local-days';
+import type { SoilLedgerService } from './soil/soil-ledger-service';
 import type { Dispatcher } from './dispatch/dispatcher';
 import type { IrrigationService } from './irrigation-service';
 
@@ -18,9 +26,11 @@ export type ActionOutcome =
   | { ok: false; status: number; code: string; message: string; extra: Record<string, unknown> };
 
 export interface ActionExecutorDeps {
-  irrigation: Pick<IrrigationService, 'zoneSlugs' | 'applyControl'>;
+  irrigation: Pick<IrrigationService, 'zoneSlugs' | 'applyControl' | 'refresh' | 'timezone'>;
   dispatcher: Dispatcher;
   clock: Clock;
+  /** The soil ledger (null without a database: a declared state has nowhere to live). */
+  soil?: Pick<SoilLedgerService, 'declare'> | null;
 }
 
 export class ActionExecutor {
@@ -41,6 +51,7 @@ export class ActionExecutor {
         return failure(err);
       }
     }
+    if (isSoilActionKind(kind)) return this.soilAction(body, context);
     const parsed = parseControlAction(body, context);
     if (!parsed.ok) return refused(parsed.error);
     const snapshot = this.deps.irrigation.applyControl(parsed.action);
@@ -50,6 +61,46 @@ export class ActionExecutor {
         ok: true,
         kind: parsed.action.kind,
         snapshot_epoch: snapshot?.last_refresh_epoch ?? epochSeconds(this.deps.clock),
+      },
+    };
+  }
+
+  /** declare_soil_state: recorded with source `owner`; the ledger replays from its date and the engine recomputes. */
+  private soilAction(body: unknown, context: { mappedZones: string[]; nowEpoch: number }): ActionOutcome {
+    const now = context.nowEpoch;
+    const cal = localCalendar(this.deps.irrigation.timezone(), now);
+    const oldest = cal.addDays(cal.today, -SOIL_DECLARATION_MAX_AGE_DAYS);
+    const parsed = parseSoilAction(body, { ...context, today: cal.today, oldest });
+    if (!parsed.ok) return refused(parsed.error);
+    const soil = this.deps.soil;
+    if (!soil) {
+      return refused({
+        status: 409,
+        code: 'soil_ledger_unavailable',
+        message: 'the database is not available: a declared soil state cannot be kept',
+      });
+    }
+    const action: SoilAction = parsed.action;
+    const date = action.date ?? cal.today;
+    soil.declare({
+      zone: action.zone,
+      date_local: date,
+      depletion_mm: 0,
+      source: 'owner',
+      epoch: now,
+      note: action.state,
+    });
+    const snapshot = this.deps.irrigation.refresh();
+    return {
+      ok: true,
+      body: {
+        ok: true,
+        kind: action.kind,
+        zone: action.zone,
+        state: action.state,
+        date,
+        source: 'owner',
+        snapshot_epoch: snapshot?.last_refresh_epoch ?? now,
       },
     };
   }

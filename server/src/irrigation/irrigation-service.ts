@@ -16,6 +16,7 @@ import type { ZoneRunningState } from './dispatch/driver';
 import type { EngineInput, EngineOutput } from './engine/types';
 import { computeGuarded, type DegradedControl, type GuardedOutput } from './guarded-compute';
 import type { IrrigationSnapshot } from './snapshot-schema';
+import type { SoilLedgerService } from './soil/soil-ledger-service';
 
 /**
  * The irrigation domain's module: gathers the engine's inputs (config, the
@@ -70,6 +71,8 @@ export interface IrrigationServiceDeps {
   ha?: HaView | null;
   /** Null or absent: no flow monitor (the controllers' own flow fields only). */
   flow?: FlowView | null;
+  /** The persisted soil ledger; null or absent without a database (the engine replays in memory). */
+  soil?: Pick<SoilLedgerService, 'current'> | null;
 }
 
 /** Parts of the input a simulation may replace. */
@@ -110,6 +113,8 @@ export class IrrigationService implements Module {
     // first one right after boot) are rare: the snapshot reflects them at once.
     this.unsubscribers.push(this.deps.bus.on('config.changed', () => this.recompute()));
     this.unsubscribers.push(this.deps.bus.on('forecast.snapshot', () => this.recompute()));
+    // The weather record's start-up backfill gives the soil ledger its past.
+    this.unsubscribers.push(this.deps.bus.on('weather.record', () => this.recompute()));
     // Home Assistant: link up/down (`ha_reachable`), adoption records, its site facts (time zone).
     for (const event of ['ha.connection', 'ha.adoption', 'ha.facts'] as const) {
       this.unsubscribers.push(this.deps.bus.on(event, () => this.recompute()));
@@ -162,6 +167,12 @@ export class IrrigationService implements Module {
       status: 'degraded',
       note: `a stored control made the engine fail (${this.degraded[0]?.error}); set aside until changed: ${which}`,
     };
+  }
+
+  /** Recomputes now (a declared soil state, a season replay's simulated clock) and returns the snapshot. */
+  refresh(): IrrigationSnapshot | null {
+    this.recompute();
+    return this.latest?.snapshot ?? null;
   }
 
   /** Applies a control action (persisted when a database is mounted) and recomputes at once. */
@@ -245,6 +256,7 @@ export class IrrigationService implements Module {
       runs: this.deps.store?.runs.listWindow(nowEpoch - RUN_EVIDENCE_DAYS * 86400, nowEpoch) ?? [],
       gaugeDailyRain: this.gaugeDailyRain(nowEpoch, timezone),
       controls: this.controls.load(),
+      ...(this.deps.soil ? { soil: this.deps.soil.current(nowEpoch) } : {}),
       controlsPersisted: this.deps.store !== null,
       ...(this.deps.hardware ? { zoneRunning: this.deps.hardware.zoneStates() } : {}),
     };
@@ -304,7 +316,8 @@ export class IrrigationService implements Module {
     }
   }
 
-  private timezone(): string {
+  /** The deployment's IANA zone (configured, else from the location). */
+  timezone(): string {
     const applied = this.deps.config();
     if (!applied) return 'UTC';
     const { location, timezone } = applied.config.deployment;

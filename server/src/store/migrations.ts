@@ -157,6 +157,66 @@ const LEARNING_SCHEMA = `
 `;
 
 /**
+ * The daily weather record (one row per local day; `sources` holds each
+ * field's origin and coverage as JSON), the soil water ledger (one row per
+ * zone and local day, closing depletion as [lo, hi], lo = hi when known) and
+ * the soil states the owner or a probe declared.
+ */
+const SOIL_LEDGER_SCHEMA = `
+  CREATE TABLE weather_days (
+    date_local    TEXT PRIMARY KEY,
+    tmax_c        REAL,
+    tmin_c        REAL,
+    rh_max_pct    REAL,
+    rh_min_pct    REAL,
+    rh_mean_pct   REAL,
+    wind_2m_ms    REAL,
+    rs_mj_m2      REAL,
+    rain_mm       REAL,
+    et0_native_mm REAL,
+    sources       TEXT NOT NULL,
+    updated_epoch INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE soil_ledger (
+    zone                TEXT NOT NULL,
+    date_local          TEXT NOT NULL,
+    taw_mm              REAL NOT NULL,
+    raw_mm              REAL NOT NULL,
+    et0_mm              REAL,
+    et0_method          TEXT,
+    kc                  REAL NOT NULL,
+    ks                  REAL,
+    etc_mm              REAL,
+    rain_mm             REAL,
+    rain_source         TEXT NOT NULL,
+    rain_credited_mm    REAL,
+    irrigation_seconds  INTEGER NOT NULL,
+    irrigation_gross_mm REAL NOT NULL,
+    irrigation_net_mm   REAL NOT NULL,
+    irrigation_evidence TEXT NOT NULL,
+    drainage_mm         REAL,
+    depletion_lo_mm     REAL NOT NULL,
+    depletion_hi_mm     REAL NOT NULL,
+    range_reason        TEXT,
+    detail              TEXT NOT NULL,
+    updated_epoch       INTEGER NOT NULL,
+    PRIMARY KEY (zone, date_local)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE soil_states (
+    id            INTEGER PRIMARY KEY,
+    zone          TEXT NOT NULL,
+    date_local    TEXT NOT NULL,
+    depletion_mm  REAL NOT NULL,
+    source        TEXT NOT NULL CHECK (source IN ('owner', 'probe')),
+    epoch         INTEGER NOT NULL,
+    note          TEXT
+  );
+  CREATE INDEX soil_states_by_zone_date ON soil_states (zone, date_local);
+`;
+
+/**
  * Ordered, append-only. A released migration is never edited: schema changes
  * ship as a new entry so every install walks the same path.
  */
@@ -225,6 +285,11 @@ export const MIGRATIONS: readonly Migration[] = [
         );
         CREATE INDEX flow_alarms_by_epoch ON flow_alarms (epoch);
       `),
+  },
+  {
+    version: 6,
+    name: 'daily weather record, soil water ledger and declared soil states',
+    up: (db) => db.exec(SOIL_LEDGER_SCHEMA),
   },
 ];
 

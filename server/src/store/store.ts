@@ -13,8 +13,11 @@ import { PushSubscriptionsRepository } from './push-subscriptions';
 import { ReadingsRepository } from './readings';
 import { RunsRepository } from './runs';
 import { SessionPlansRepository } from './session-plans';
-import { TokensRepository } from './tokens';
 import { TuningDismissalsRepository } from './tuning-dismissals';
+import { SoilLedgerRepository } from './soil-ledger';
+import { SoilStatesRepository } from './soil-states';
+import { TokensRepository } from './tokens';
+import { WeatherDaysRepository } from './weather-days';
 
 /** The persistence database and every repository over it, opened and closed together. */
 export class Store {
@@ -33,6 +36,9 @@ export class Store {
   readonly tuningDismissals: TuningDismissalsRepository;
   readonly announcements: AnnouncementsRepository;
   readonly flowAlarms: FlowAlarmsRepository;
+  readonly weatherDays: WeatherDaysRepository;
+  readonly soilLedger: SoilLedgerRepository;
+  readonly soilStates: SoilStatesRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -50,6 +56,9 @@ export class Store {
     this.tuningDismissals = new TuningDismissalsRepository(db);
     this.announcements = new AnnouncementsRepository(db);
     this.flowAlarms = new FlowAlarmsRepository(db);
+    this.weatherDays = new WeatherDaysRepository(db);
+    this.soilLedger = new SoilLedgerRepository(db);
+    this.soilStates = new SoilStatesRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */
@@ -64,6 +73,15 @@ export class Store {
   /** Runs `fn` in one transaction across repositories: all its writes commit or none do. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
+  }
+
+  /**
+   * Returns the connection's page cache to the system (SQLite `shrink_memory`):
+   * after a one-off bulk write (the weather record's backfill and the ledger
+   * replay it triggers) an idle service need not keep those pages resident.
+   */
+  releaseMemory(): void {
+    this.db.pragma('shrink_memory');
   }
 
   /** Idempotent. */

@@ -235,6 +235,8 @@ describe('NwsForecastProvider', () => {
         wind_mean_2m_ms: null,
         humidity_pct: null,
         humidity_mean_pct: null,
+        humidity_max_pct: null,
+        humidity_min_pct: null,
         et0_in: null,
         et0_reported: false,
         sunrise_epoch: null,

@@ -84,7 +84,8 @@ describe('OpenMeteoForecastProvider', () => {
     );
     expect(q.get('daily')).toBe(
       'temperature_2m_max,temperature_2m_min,precipitation_sum,precipitation_probability_max,' +
-        'wind_speed_10m_max,wind_speed_10m_mean,relative_humidity_2m_mean,et0_fao_evapotranspiration,' +
+        'wind_speed_10m_max,wind_speed_10m_mean,relative_humidity_2m_mean,relative_humidity_2m_max,' +
+        'relative_humidity_2m_min,et0_fao_evapotranspiration,' +
         'sunrise,sunset,shortwave_radiation_sum',
     );
     expect(q.get('temperature_unit')).toBe('fahrenheit');
@@ -147,6 +148,8 @@ describe('OpenMeteoForecastProvider', () => {
         wind_mean_2m_ms: null, // not in this sample: unknown
         humidity_pct: null,
         humidity_mean_pct: null,
+        humidity_max_pct: null,
+        humidity_min_pct: null,
         et0_in: 0.305,
         et0_reported: true,
         sunrise_epoch: 1752497700,
@@ -164,6 +167,8 @@ describe('OpenMeteoForecastProvider', () => {
         wind_mean_2m_ms: null,
         humidity_pct: null,
         humidity_mean_pct: null,
+        humidity_max_pct: null,
+        humidity_min_pct: null,
         et0_in: 0.326,
         et0_reported: true,
         sunrise_epoch: 1752584160,

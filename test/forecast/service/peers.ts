@@ -72,6 +72,8 @@ export const DEFAULT_DAILY: Record<string, Series> = {
   wind_speed_10m_max: () => 14.3,
   wind_speed_10m_mean: () => 7.1,
   relative_humidity_2m_mean: () => 58,
+  relative_humidity_2m_max: () => 86,
+  relative_humidity_2m_min: () => 31,
   et0_fao_evapotranspiration: () => 0.18,
   sunrise: (t) => t + 6 * HOUR + 1800,
   sunset: (t) => t + 19 * HOUR + 2700,
@@ -98,6 +100,8 @@ const OPEN_METEO_UNITS: Record<string, string> = {
   ...OPEN_METEO_SAMPLE.daily_units,
   wind_speed_10m_mean: 'mp/h',
   relative_humidity_2m_mean: '%',
+  relative_humidity_2m_max: '%',
+  relative_humidity_2m_min: '%',
   shortwave_radiation_sum: 'MJ/m²',
 };
 /** The `models=` sample: its keys show the `_<model>` suffixing these answers follow. */

@@ -274,6 +274,24 @@ describe('the run-window scheduler', () => {
     await r.stop();
   }, 15_000);
 
+  it("a zone alone on its controller runs every cycle: its own finished segment is not someone else's run", async () => {
+    // The dry-run controller closes its valve itself: nothing reads it again after a segment,
+    // so the last readback still says "running" when the soak is over. Found by the season replay.
+    const store = stores.store();
+    const r = await rig(store);
+    r.setSnapshot(
+      snapshotOf([{ zone: 'a', planned_seconds: 3, cycles_s: [1, 1, 1], soak_s: 1 }], OPEN_WINDOW),
+    );
+    await r.scheduler.tick();
+    const rows = allRows(store);
+    expect(rows.map((x) => [x.cycle_index, x.status, x.skip_reason])).toEqual([
+      [1, 'completed', null],
+      [2, 'completed', null],
+      [3, 'completed', null],
+    ]);
+    await r.stop();
+  }, 15_000);
+
   it('stops without waiting for an open valve; the run stays open for the next boot to reconcile', async () => {
     const store = stores.store();
     const r = await rig(store);

@@ -71,21 +71,48 @@ describe('computeIrrigation: snapshot shape', () => {
 });
 
 describe('soil model', () => {
-  it('a dry week makes a soil zone due and plans seconds within max_run_minutes', () => {
+  it('a dry week proves a soil zone due from an unknown start: an establishing refill to the upper bound', () => {
     const out = computeIrrigation(input());
     const front = zonePlan(out, 'front_lawn');
-    expect(front.reason_code).toBe('water');
+    // Nothing proved the root zone full in the week: the state is still a range, but even its
+    // lower bound is past the trigger, so the zone is due and is refilled to the range's top.
+    expect(front.reason_code).toBe('establishing_refill');
     expect(front.water_need).toBe('due');
-    expect(front.depletion_mm).not.toBeNull();
-    expect(front.depletion_mm as number).toBeGreaterThanOrEqual(front.trigger_mm as number);
+    expect(front.depletion_mm).toBeNull();
+    const [lo, hi] = front.depletion_range_mm as [number, number];
+    expect(lo).toBeGreaterThanOrEqual(front.trigger_mm as number);
+    expect(front.demand_mm).toBeCloseTo(hi, 1);
+    expect(front.reason).toContain('establishing refill to the upper bound');
     expect(front.planned_seconds).toBeGreaterThan(0);
     expect(front.planned_seconds).toBeLessThanOrEqual(3600);
     const zone = out.snapshot.zones.find((z) => z.slug === 'front_lawn');
     expect(zone?.planned_run_seconds).toBe(front.planned_seconds);
-    expect(zone?.bucket_mm).toBeCloseTo(-(front.depletion_mm as number), 2);
+    expect(zone?.bucket_mm).toBeNull();
+    expect(zone?.math['range_reason']).toBe('start_unknown');
     expect(budget(out, 'front_lawn').soil_due).toBe(true);
     expect(out.verdict).toBe('water');
     expect(out.snapshot.next_run_state).toBe('at');
+  });
+
+  it('the establishing refill closes the range: once it ran, the depletion is known', () => {
+    const config = demo((raw) => {
+      const zones = raw['zones'] as Record<string, Record<string, unknown>>;
+      (zones['front_lawn'] as Record<string, unknown>)['max_run_minutes'] = 120;
+    });
+    const plan = zonePlan(computeIrrigation(input({ config })), 'front_lawn');
+    expect(plan.session_capped).toBe(false);
+    const ran = local(`${dateAt(0)}T05:00:00`);
+    const out = computeIrrigation(
+      input({
+        config,
+        runs: [run({ zone: 'front_lawn', start_epoch: ran, duration_s: plan.planned_seconds })],
+      }),
+    );
+    const front = zonePlan(out, 'front_lawn');
+    expect(front.depletion_mm).toBe(0);
+    expect(front.depletion_range_mm).toBeNull();
+    expect(front.planned_seconds).toBe(0);
+    expect(out.snapshot.zones.find((z) => z.slug === 'front_lawn')?.bucket_mm).toBe(0);
   });
 
   it('binds the per-run ceiling when the depth needs more (cap_binding)', () => {

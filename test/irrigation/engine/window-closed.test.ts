@@ -2,7 +2,8 @@ import { computeIrrigation } from '../../../server/src/irrigation/engine/engine'
 import { WINDOW_CLOSED_NOTE } from '../../../server/src/irrigation/engine/water-plan';
 import type { EngineOutput } from '../../../server/src/irrigation/engine/types';
 import type { WeatherSnapshot } from '../../../server/src/weather/snapshot';
-import { dateAt, forecast, input, local, NOW, run } from './fixtures';
+import type { EngineInput } from '../../../server/src/irrigation/engine/types';
+import { dateAt, forecast, input as baseInput, local, NOW, pastDays, run } from './fixtures';
 import { stationWeather } from '../skip/fixtures';
 
 /**
@@ -13,6 +14,12 @@ import { stationWeather } from '../skip/fixtures';
  */
 
 const PRE_DAWN = local(`${dateAt(0)}T01:30:00`);
+
+/** A soaking 3 in of rain a week ago makes the root zone's state known: from then on it is exact. */
+function input(values: Partial<EngineInput> = {}): EngineInput {
+  const past = pastDays(7).map((d, i) => (i === 0 ? { ...d, precip_sum_in: 3 } : d));
+  return baseInput({ forecast: forecast({ past_daily: past }), ...values });
+}
 
 /** The fixtures' station, observed a minute before `now`. */
 function weatherAt(now: number): WeatherSnapshot {

@@ -73,11 +73,18 @@ describe('POST /irrigation/action', () => {
     });
 
     await act({ kind: 'clear_pause_until' });
+    // Whatever the demo's day decides on its own, a global skip then a global run are each the control's.
+    await act({ kind: 'set_global_override', mode: 'skip' });
+    const held = (await decisions()).at(-1);
+    expect(held).toMatchObject({
+      verdict: 'skip',
+      reason: { reason_code: 'global_override_skip', deciding: 'controls' },
+    });
     await act({ kind: 'set_global_override', mode: 'run' });
     const forced = (await decisions()).at(-1);
     expect(forced).toMatchObject({
       verdict: 'water',
-      previous_verdict: expect.any(String),
+      previous_verdict: 'skip',
       reason: { reason_code: 'global_override_run', deciding: 'controls' },
     });
     const count = (await decisions()).length;

@@ -25,6 +25,7 @@ import {
   validateController,
   validateLocation,
   validateSources,
+  soakedDeclarations,
   validateZones,
   validationEntries,
   wizardSteps,
@@ -353,9 +354,21 @@ export default function WizardPage() {
         json: { username: account.username.trim(), password: account.password },
       });
       await auth.reload();
+      await declareSoaked();
       navigate('', true);
     } catch (error) {
       setPhase({ name: 'applied', accountError: error, creating: false });
+    }
+  };
+
+  /** The zones' "last soaked" dates, posted as the owner's declarations once the config exists. */
+  const declareSoaked = async () => {
+    for (const { zone, date } of form ? soakedDeclarations(form) : []) {
+      // Best effort: the zone page offers the same declaration if this one does not land.
+      await api('irrigation/action', {
+        method: 'POST',
+        json: { kind: 'declare_soil_state', zone, state: 'soaked', date },
+      }).catch(() => undefined);
     }
   };
 
@@ -395,6 +408,7 @@ export default function WizardPage() {
     } else {
       setPhase({ name: 'applied', accountError: null, creating: false });
       await auth.reload();
+      await declareSoaked();
       navigate('', true);
     }
   };

@@ -1,4 +1,5 @@
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
+import { api } from '../lib/api';
 import { Chart, type ChartAxis, type ChartSeries } from '../components/chart';
 import { ErrorNotice } from '../components/error-notice';
 import { Link } from '../components/link';
@@ -7,10 +8,11 @@ import { formatDateTime, formatDuration } from '../lib/time';
 import { YardTimeNote } from '../components/yard-time-note';
 import { displayValue, localizeUnits, unitLabel, useUnits } from '../lib/units';
 import { useYardZone } from '../lib/yard-time';
-import { useApi } from '../lib/use-api';
+import { useApi, type Loaded } from '../lib/use-api';
 import { LiveIndicator, useNow } from './dashboard/live';
 import { Shown } from './dashboard/shown';
 import { appliedLabel, buildZoneDays, localDate, runSourceLabel } from './zone/history-series';
+import { buildLedgerDays, ledgerSummary, type SoilLedger } from './zone/ledger-series';
 import { buildMathChain } from './zone/math-chain';
 import type {
   HistoryWindow,
@@ -60,6 +62,113 @@ function TodayPlan({ zone, snapshot, fmt }: { zone: Zone; snapshot: IrrigationSn
         ))}
       </dl>
     </section>
+  );
+}
+
+/** The last 30 days from the soil water ledger: the depletion band, rain, irrigation into the root zone, ETc. */
+function LedgerChart({ zone, ledger, fmt }: { zone: Zone; ledger: SoilLedger; fmt: Format }) {
+  const units = useUnits();
+  const chart = useMemo(() => {
+    const days = buildLedgerDays(ledger);
+    const depthUnit = unitLabel('depth_mm', units);
+    const conv = (values: (number | null)[]) => values.map((v) => displayValue('depth_mm', v, units));
+    const digits = units === 'metric' ? 1 : 2;
+    const line = (
+      label: string,
+      values: (number | null)[],
+      color: string,
+      extra: Partial<ChartSeries> = {},
+    ) => ({
+      label,
+      values: conv(values),
+      color,
+      scale: 'depth',
+      unit: depthUnit,
+      digits,
+      ...extra,
+    });
+    const series: ChartSeries[] = [
+      line('Rain', days.rainMm, '--rain', { style: 'bars', barSize: 0.3, barAlign: -1 }),
+      line('Irrigation (net, into the root zone)', days.irrigationMm, '--water', {
+        style: 'bars',
+        barSize: 0.3,
+        barAlign: 1,
+      }),
+      line('Crop water use (ETc)', days.etcMm, '--muted', { style: 'points' }),
+      line('Depletion', days.depletionMm, '--danger', { markers: true }),
+      line('Depletion (lowest possible)', days.depletionLowMm, '--danger', { dash: true, markers: true }),
+      line('Depletion (highest possible)', days.depletionHighMm, '--muted', { dash: true, markers: true }),
+      line('Trigger (RAW)', days.triggerMm, '--text', { dash: true }),
+    ];
+    const axes: ChartAxis[] = [
+      {
+        scale: 'depth',
+        label: `Water (${depthUnit})`,
+        min: 0,
+        softMax: units === 'metric' ? 5 : 0.2,
+        digits,
+      },
+    ];
+    return { days, series, axes, summary: ledgerSummary(days, (mm) => fmt('depth_mm', mm) ?? '—') };
+  }, [ledger, units, fmt]);
+  return (
+    <Chart
+      label={`${zone.name}: soil depletion, rain, irrigation and crop water use per day over the last 30 days`}
+      summary={chart.summary}
+      labels={chart.days.x}
+      series={chart.series}
+      axes={chart.axes}
+      timeZone="UTC"
+      days
+      showSummary
+      height={260}
+    />
+  );
+}
+
+/** "Soaked on <date>": the owner's word that the root zone was full that day (declare_soil_state). */
+function DeclareSoaked({ zone, today, onDeclared }: { zone: Zone; today: string; onDeclared: () => void }) {
+  const [date, setDate] = useState(today);
+  const [state, setState] = useState<{ busy: boolean; error: unknown; done: string | null }>({
+    busy: false,
+    error: null,
+    done: null,
+  });
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setState({ busy: true, error: null, done: null });
+    try {
+      await api('irrigation/action', {
+        method: 'POST',
+        json: { kind: 'declare_soil_state', zone: zone.slug, state: 'soaked', date },
+      });
+      setState({ busy: false, error: null, done: date });
+      onDeclared();
+    } catch (error) {
+      setState({ busy: false, error, done: null });
+    }
+  };
+  const id = `soaked-${zone.slug}`;
+  return (
+    <form class="declare-soaked" onSubmit={submit}>
+      <p class="muted small">
+        Watered deeply or had a soaking rain Raincheck did not see? Say so, and the soil ledger starts that
+        day from a full root zone.
+      </p>
+      <div class="row">
+        <label for={id}>Soaked on</label>
+        <input id={id} type="date" value={date} max={today} onInput={(e) => setDate(e.currentTarget.value)} />
+        <button type="submit" disabled={state.busy || date === ''}>
+          Record
+        </button>
+      </div>
+      {state.done && (
+        <p role="status" class="small">
+          Recorded: {zone.name} was soaked on {state.done}.
+        </p>
+      )}
+      {state.error !== null && <ErrorNotice error={state.error} title="The soil state was not recorded" />}
+    </form>
   );
 }
 
@@ -168,19 +277,43 @@ function LastDays({
   }, [history, trace, zone, today, tz, units]);
 
   return (
+    <Chart
+      label={`${zone.name}: rain, irrigation applied and soil depletion per day over the last 30 days`}
+      summary={chart.summary}
+      labels={chart.days.x}
+      series={chart.series}
+      axes={chart.axes}
+      timeZone="UTC"
+      days
+      showSummary
+      height={240}
+    />
+  );
+}
+
+/** The ledger's 30 days when the service keeps it; the run history and the trace's week without a database. */
+function ThirtyDays(props: {
+  zone: Zone;
+  snapshot: IrrigationSnapshot;
+  history: HistoryWindow | null;
+  ledger: Loaded<SoilLedger>;
+  fmt: Format;
+  onDeclared: () => void;
+}) {
+  const today =
+    props.snapshot.decision_trace?.date_local ?? localDate(Date.now() / 1000, props.snapshot.timezone);
+  return (
     <section aria-label="Last 30 days" class="card">
       <h2>Last 30 days</h2>
-      <Chart
-        label={`${zone.name}: rain, irrigation applied and soil depletion per day over the last 30 days`}
-        summary={chart.summary}
-        labels={chart.days.x}
-        series={chart.series}
-        axes={chart.axes}
-        timeZone="UTC"
-        days
-        showSummary
-        height={240}
-      />
+      {props.ledger.data ? (
+        <LedgerChart zone={props.zone} ledger={props.ledger.data} fmt={props.fmt} />
+      ) : (
+        <LastDays zone={props.zone} snapshot={props.snapshot} history={props.history} fmt={props.fmt} />
+      )}
+      {props.ledger.error && props.ledger.error.status !== 404 && (
+        <ErrorNotice error={props.ledger.error} title="The soil ledger could not be loaded" />
+      )}
+      {props.ledger.data && <DeclareSoaked zone={props.zone} today={today} onDeclared={props.onDeclared} />}
     </section>
   );
 }
@@ -292,6 +425,7 @@ function ZoneTuning({ slug }: { slug: string }) {
 export default function ZonePage({ slug }: { slug: string }) {
   const irrigation = useLiveSnapshot<IrrigationSnapshot>('irrigation');
   const history = useApi<HistoryWindow>('irrigation/history?days=30');
+  const ledger = useApi<SoilLedger>(`irrigation/soil?zone=${encodeURIComponent(slug)}&days=30`);
   const config = useApi<ZoneConfigs>('config');
   const fmt = useFormat();
   const now = useNow();
@@ -370,6 +504,7 @@ export default function ZonePage({ slug }: { slug: string }) {
           onChanged={() => {
             irrigation.refresh();
             history.reload();
+            ledger.reload();
           }}
           onPhotoSaved={config.reload}
         />
@@ -379,7 +514,17 @@ export default function ZonePage({ slug }: { slug: string }) {
       {history.error && history.error.status !== 404 && (
         <ErrorNotice error={history.error} title="The run history could not be loaded" />
       )}
-      <LastDays zone={zone} snapshot={snapshot} history={history.data} fmt={fmt} />
+      <ThirtyDays
+        zone={zone}
+        snapshot={snapshot}
+        history={history.data}
+        ledger={ledger}
+        fmt={fmt}
+        onDeclared={() => {
+          ledger.reload();
+          irrigation.refresh();
+        }}
+      />
       {history.data ? (
         <RunRecords runs={runs} fmt={fmt} now={now} timeZone={timeZone} />
       ) : (

@@ -325,13 +325,16 @@ export interface PlannedRun {
  * Seconds to refill `depthMm` of net depth:
  *   seconds = round(depth / (rate x capture efficiency) x 3600),
  * limited to max_run_minutes x 60 (`cap_binding` when the limit is what set
- * the answer). `maxRunMinutes` null/undefined = 60 (spec 2.6).
+ * the answer). `maxRunMinutes` null/undefined = 60 (spec 2.6). `rounding`
+ * `up` never plans less than the depth (a refill meant to fill the root zone
+ * must fill it; the part of a second more drains).
  */
 export function plannedSeconds(
   depthMm: number,
   precipRateMmHr: number,
   captureEfficiency: number = DEFAULT_CAPTURE_EFFICIENCY,
   maxRunMinutes: number | null = null,
+  rounding: 'nearest' | 'up' = 'nearest',
 ): PlannedRun {
   assertNonNegative(depthMm, 'depth mm');
   assertPositive(precipRateMmHr, 'precip rate mm/h');
@@ -345,7 +348,9 @@ export function plannedSeconds(
     throw new RangeError(`max_run_minutes ${minutes} outside whole minutes 5..360`);
   }
   const ceiling = minutes * 60;
-  const uncapped = Math.round((depthMm / (precipRateMmHr * captureEfficiency)) * 3600);
+  const exact = (depthMm / (precipRateMmHr * captureEfficiency)) * 3600;
+  // 1e-6 s of slack: float noise in a depth that is a whole number of seconds must not add one.
+  const uncapped = rounding === 'up' ? Math.ceil(exact - 1e-6) : Math.round(exact);
   const seconds = Math.min(uncapped, ceiling);
   return {
     seconds,

@@ -4,7 +4,15 @@ import { buildAccuracyReport } from '../../irrigation/history/accuracy-report';
 import { exportCsvChunks } from '../../irrigation/history/csv-export';
 import { deploymentTimezone } from '../../irrigation/history/deployment-zone';
 import { decisionsChunks, exportJsonChunks, historyWindowChunks } from '../../irrigation/history/json-bodies';
-import { DAYS_RULES, parseDays, parseExportFormat, type ExportFormat } from '../../irrigation/history/query';
+import {
+  DAYS_RULES,
+  parseDays,
+  parseExportFormat,
+  parseZone,
+  type ExportFormat,
+} from '../../irrigation/history/query';
+import { localCalendar } from '../../irrigation/skip/local-days';
+import { soilRouteBody } from '../../irrigation/soil/soil-route';
 import { effectiveRainThresholdIn } from '../../irrigation/history/rain-threshold';
 import type { Chunk } from '../../irrigation/history/keyset-pages';
 import { bodyFromChunks } from '../../irrigation/history/text-stream';
@@ -14,7 +22,8 @@ import type { DomainRoutes, HttpDeps } from '../deps';
 
 /**
  * The read side of the irrigation history (spec 4.4): /irrigation/history,
- * /irrigation/decisions, /irrigation/export and /irrigation/accuracy. They
+ * /irrigation/decisions, /irrigation/export, /irrigation/accuracy and the
+ * soil water ledger, /irrigation/soil (docs/irrigation.md). They
  * read the database, so they mount only when it opened (spec: "mount only
  * when the history database is available"); without it they answer 404 like
  * any unknown path. Large bodies stream page by page (irrigation/history/).
@@ -59,6 +68,17 @@ export function irrigationHistoryRoutes(deps: HttpDeps): DomainRoutes {
         reply.header('content-disposition', `attachment; filename="${filename}"`);
         const chunks = format === 'csv' ? exportCsvChunks(store, bounds) : exportJsonChunks(store, bounds);
         return sendChunks(reply, chunks, CONTENT_TYPES[format]);
+      });
+
+      scope.get('/irrigation/soil', async (request) => {
+        const query = request.query as Query;
+        const days = parseDays(query, DAYS_RULES.soil);
+        const zone = parseZone(query, deps.irrigation.zoneSlugs());
+        const nowEpoch = now();
+        deps.soil?.current(nowEpoch);
+        const cal = localCalendar(deps.irrigation.timezone(), nowEpoch);
+        const rows = store.soilLedger.range(zone, cal.addDays(cal.today, -days), cal.addDays(cal.today, -1));
+        return soilRouteBody(zone, days, cal, rows, deps.irrigation.snapshot());
       });
 
       scope.get('/irrigation/accuracy', async (request) => {

@@ -59,7 +59,8 @@ export type ActionErrorCode =
   | 'threshold_out_of_range'
   | 'toggle_unknown'
   | 'pause_out_of_range'
-  | 'zone_unknown';
+  | 'zone_unknown'
+  | 'soil_date_out_of_range';
 
 export interface ActionError {
   status: 400;

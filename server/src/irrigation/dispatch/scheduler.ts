@@ -131,7 +131,7 @@ export class Scheduler implements Module {
 
   /** One controller's zones: one segment at a time, soaks interleaved. */
   private async runQueue(jobs: ZoneJob[], date: string): Promise<void> {
-    const pending = jobs.map((job) => ({ job, next: 0, readyAt: 0 }));
+    const pending = jobs.map((job) => ({ job, next: 0, readyAt: 0, lastEnd: 0 }));
     while (pending.length > 0 && !this.stopped) {
       const now = epochSeconds(this.deps.clock);
       const item = pending.find((p) => p.readyAt <= now);
@@ -139,22 +139,36 @@ export class Scheduler implements Module {
         await this.sleep(Math.min(...pending.map((p) => p.readyAt)) - now);
         continue;
       }
-      const outcome = await this.runSegment(item.job, item.next, date);
+      const outcome = await this.runSegment(item.job, item.next, date, item.lastEnd);
       if (outcome === 'retry') item.readyAt = now + BUSY_RETRY_S;
       else if (outcome === 'completed' && item.next + 1 < item.job.segments.length) {
         item.next += 1;
-        item.readyAt = epochSeconds(this.deps.clock) + item.job.soak_s;
+        item.lastEnd = epochSeconds(this.deps.clock);
+        item.readyAt = item.lastEnd + item.job.soak_s;
       } else pending.splice(pending.indexOf(item), 1);
     }
   }
 
+  /**
+   * `previousEnd`: when this session's previous segment of the zone ended (0
+   * for the first). A readback older than that saw our own segment running
+   * (a self-timed controller closes its valve without a command, so nothing
+   * reads it again): it does not make the zone someone else's.
+   */
   private async runSegment(
     job: ZoneJob,
     index: number,
     date: string,
+    previousEnd: number,
   ): Promise<'completed' | 'dropped' | 'retry'> {
     const state = this.deps.driver.zoneStates().get(job.zone);
-    if (state?.running && state.running_known && !this.deps.dispatcher.activeRuns().has(job.zone)) {
+    const current = index === 0 || (state?.observed_epoch ?? 0) > previousEnd;
+    if (
+      state?.running &&
+      state.running_known &&
+      current &&
+      !this.deps.dispatcher.activeRuns().has(job.zone)
+    ) {
       const route = this.deps.driver.route(job.zone);
       const simulated = route.ok && route.route.simulated;
       this.skip(job.zone, date, 'zone_running: the controller reports the zone already running', simulated);

@@ -14,6 +14,7 @@ import type { EngineContext } from './context';
 import { round } from './soil-model';
 import type { EngineOutput } from './types';
 import type { ZonePlan } from './water-plan';
+import { soilMath } from './zone-math';
 
 /**
  * Builds the irrigation snapshot (spec 2.5) from the per-zone plans.
@@ -133,10 +134,11 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     const run = input.zoneRunning?.get(p.zone.slug);
     const upcoming = a.todayWindowClosed ? p.days[1] : p.days[0];
     const range = p.today_range;
-    const bucket = range && range.exact !== null ? r2(-range.exact) : null;
+    const bucket = range && range.exact !== null ? r2(0 - range.exact) : null;
     const kc = p.zone.complete
       ? (p.steps.find((s) => s.date_local === today && s.kind === 'projected')?.kc ?? 0)
       : 0;
+    const soil = soilMath(p, ctx);
     return {
       name: p.zone.name,
       slug: p.zone.slug,
@@ -162,6 +164,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         cycles_s: p.cycle_soak?.cycles.map((c) => c.run_s) ?? [],
         soak_s: p.cycle_soak ? p.cycle_soak.soak_s : null,
         running_note: run?.running && run.running_known ? 'zone reported running; planning unaffected' : null,
+        ...soil,
       },
       override: input.controls.zone_overrides[p.zone.slug] ?? 'auto',
       hex: '',
@@ -433,8 +436,8 @@ function decisionTrace(
     et0_method_requested: ctx.et0_method,
     bias: ctx.bias,
     next24h_rain_mm: ctx.next24h_rain_mm === null ? null : r2(ctx.next24h_rain_mm),
-    unknown_start_rule:
-      'replay starts from depletion anywhere in [0, TAW]; due only when the lower bound reaches RAW; refill by the lower bound',
+    soil_rule:
+      "tonight's closing depletion from the soil ledger; due when even its lower bound plus the ETc until the next session, less the rain credit, reaches RAW; refill to field capacity (an establishing refill to the upper bound while it is a range); a capped run carries over",
     zones: Object.fromEntries(
       plans.map((p) => {
         const row = rows.find((r) => r.zone === p.zone.slug);
@@ -475,6 +478,8 @@ function decisionTrace(
               p.steps.find((s) => s.date_local === ctx.cal.today && s.kind === 'projected')?.kc ?? null,
             dormant: p.dormant,
             dormant_known: p.dormant_known,
+            depletion_source: p.start?.origin ?? null,
+            due: p.due_today,
             steps: p.steps,
             today_depletion_range_mm: p.today_range ? [r2(p.today_range.lo), r2(p.today_range.hi)] : null,
             forecast_credit_mm: r2(p.forecast_credit_mm),

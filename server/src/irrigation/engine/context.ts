@@ -5,6 +5,8 @@ import type { LocalCalendar } from '../skip/local-days';
 import type { Et0Day } from './et0-days';
 import type { RainEvidence } from './soil-model';
 import type { EngineInput } from './types';
+import type { DailyWeather } from '../../store/weather-days';
+import type { RecordEt0 } from '../soil/et0-of-day';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
 export interface EngineContext {
@@ -25,7 +27,17 @@ export interface EngineContext {
   past_dates: string[];
   daily: Map<string, DailyEntry>;
   past_daily: Map<string, DailyEntry>;
+  /**
+   * The daily weather record of past days: the persisted record first, then
+   * the forecast's past days and the gauge (what an install without a
+   * database has).
+   */
+  weather_days: Map<string, DailyWeather>;
   et0_by_date: Map<string, Et0Day>;
+  /** Past days' ET0 from the record with the inputs' origins (computed once, shared by every zone). */
+  record_et0: Map<string, RecordEt0>;
+  /** Plan dates watering restrictions allow. */
+  allowed_dates: Set<string>;
   /** Observed rain of past days (gauge, else model archive, else unknown). */
   past_rain: Map<string, RainEvidence>;
   /** Bias-scaled forecast rain per plan day, mm (null when the forecast has no amount). */

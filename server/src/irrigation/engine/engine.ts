@@ -1,5 +1,10 @@
 import type { Et0Method } from '../../agronomy/et0';
-import type { DailyEntry } from '../../forecast/types';
+import type { DailyWeather } from '../../store/weather-days';
+import { rainSourceOf } from '../../weather-record/types';
+import { et0OfRecord, type RecordEt0 } from '../soil/et0-of-day';
+import { isWeekdayAllowed } from '../schedule/restrictions';
+import { weekdayOf } from '../schedule/local-date';
+import { pastWeather } from './fallback-record';
 import { effectiveSkipRules } from '../controls/controls-store';
 import { restrictionAllowedDays } from '../schedule/restrictions';
 import { runWindow } from '../schedule/run-window';
@@ -40,7 +45,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
 
   // Pass 1: plan as if every day were a watering day, only to size today's window for the skip check.
   const allWater: SkipLike[] = ctx.dates.map(() => ({ verdict: 'water', reason_code: 'water', reason: '' }));
-  const provisional = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), allWater));
+  const provisional = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), allWater, false, true));
   const provisionalSeconds = provisional.reduce((s, p) => s + (p.days[0]?.planned_seconds ?? 0), 0);
   const todayMin = ctx.daily.get(ctx.cal.today)?.temp_min_f ?? null;
   const win = runWindow({
@@ -156,24 +161,36 @@ export function buildContext(input: EngineInput): EngineContext {
   const pastDaily = indexDaily(input.forecast.past_daily);
   const dates = Array.from({ length: 7 }, (_, d) => cal.addDays(cal.today, d));
 
-  // Past days: every date before today the archive or the gauge covers, from the oldest one on
-  // (a gap day inside the span stays in the replay as a day of unknown evidence).
-  const pastKnown = [...pastDaily.keys(), ...input.gaugeDailyRain.keys()].filter((d) => d < cal.today).sort();
+  // Past days: every date before today the record, the archive or the gauge covers, from the oldest
+  // one on (a gap day inside the span stays as a day of unknown evidence).
+  const weather_days = pastWeather(
+    input.soil?.weather ?? [],
+    pastDaily,
+    input.gaugeDailyRain,
+    input.forecast.source_label,
+    cal.today,
+  );
+  const pastKnown = [...weather_days.keys()];
   const past_dates: string[] = [];
   if (pastKnown.length > 0) {
     for (let date = pastKnown[0] as string; date < cal.today; date = cal.addDays(date, 1))
       past_dates.push(date);
   }
   const et0_by_date = new Map<string, Et0Day>();
+  const record_et0 = new Map<string, RecordEt0>();
   const site = { lat, elevation_m: elevation };
-  for (const date of past_dates) et0_by_date.set(date, et0ForDay(pastDaily.get(date), date, method, site));
+  for (const date of past_dates) {
+    const e = et0OfRecord(weather_days.get(date), date, method, site);
+    record_et0.set(date, e);
+    et0_by_date.set(date, { date_local: date, et0_mm: e.et0_mm, method: e.method, reason: e.reason });
+  }
   for (const date of dates) et0_by_date.set(date, et0ForDay(daily.get(date), date, method, site));
 
   const past_rain = new Map<string, RainEvidence>();
-  const trailingStart = cal.addDays(cal.today, -7);
-  const allPast = new Set([...past_dates]);
-  for (let date = trailingStart; date < cal.today; date = cal.addDays(date, 1)) allPast.add(date);
-  for (const date of allPast) past_rain.set(date, observedRain(date, input, pastDaily));
+  for (let date = cal.addDays(cal.today, -7); date < cal.today; date = cal.addDays(date, 1)) {
+    past_rain.set(date, observedRain(weather_days.get(date)));
+  }
+  for (const date of past_dates) past_rain.set(date, observedRain(weather_days.get(date)));
 
   const forecast_rain_mm = new Map<string, number | null>();
   for (const date of dates) {
@@ -183,6 +200,7 @@ export function buildContext(input: EngineInput): EngineContext {
       v === null || v === undefined || !Number.isFinite(v) || v < 0 ? null : v * 25.4 * input.bias.multiplier,
     );
   }
+  const allowedDays = restrictionAllowedDays(input.config.engine.restrictions ?? null);
   const next24 = rainOverInterval(input.forecast.hourly, input.nowEpoch, input.nowEpoch + 24 * HOUR_S).value;
 
   return {
@@ -201,24 +219,21 @@ export function buildContext(input: EngineInput): EngineContext {
     past_dates,
     daily,
     past_daily: pastDaily,
+    weather_days,
     et0_by_date,
+    record_et0,
     past_rain,
     forecast_rain_mm,
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
     // The config has no restriction rules yet: every weekday is allowed.
-    allowed_days: restrictionAllowedDays(input.config.engine.restrictions ?? null),
+    allowed_days: allowedDays,
+    allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),
   };
 }
 
-/** A past day's rain: the gauge when it measured, else the forecast archive (model evidence), else unknown. */
-function observedRain(date: string, input: EngineInput, pastDaily: Map<string, DailyEntry>): RainEvidence {
-  const gauge = input.gaugeDailyRain.get(date);
-  if (gauge !== undefined && Number.isFinite(gauge) && gauge >= 0)
-    return { rain_mm: gauge * 25.4, source: 'gauge' };
-  const archive = pastDaily.get(date)?.precip_sum_in;
-  if (archive !== null && archive !== undefined && Number.isFinite(archive) && archive >= 0) {
-    return { rain_mm: archive * 25.4, source: 'model_archive' };
-  }
-  return { rain_mm: null, source: 'none' };
+/** A past day's rain from the record: the gauge when it measured, else the model archive, else unknown. */
+function observedRain(day: DailyWeather | undefined): RainEvidence {
+  const source = rainSourceOf(day);
+  return { rain_mm: source === 'none' ? null : (day?.rain_mm ?? null), source };
 }

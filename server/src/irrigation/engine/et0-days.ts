@@ -2,8 +2,8 @@ import { et0, type Et0Inputs, type Et0Method } from '../../agronomy/et0';
 import type { DailyEntry } from '../../forecast/types';
 
 /**
- * Daily ET0 for the engine: past days from `forecast.past_daily`, future
- * days from `forecast.daily`, through `et0()` with `engine.et0_method`
+ * Daily ET0 of the forecast's days (`forecast.daily`; past days come from the
+ * weather record, soil/et0-of-day.ts), through `et0()` with `engine.et0_method`
  * (`auto` uses the provider's reported ET0 only when nothing can be
  * computed). The method and its reason are kept per day for the trace.
  */
@@ -52,6 +52,9 @@ export function et0ForDay(
   const inputs: Et0Inputs = {
     tMaxC: fToC(day.temp_max_f),
     tMinC: fToC(day.temp_min_f),
+    // eq. 17 when the day has both extremes; resolveDaily falls back to the mean (eq. 19).
+    rhMaxPct: day.humidity_max_pct ?? null,
+    rhMinPct: day.humidity_min_pct ?? null,
     rhMeanPct: day.humidity_mean_pct ?? day.humidity_pct,
     windSpeedMs: day.wind_mean_2m_ms,
     windHeightM: 2,

@@ -5,6 +5,7 @@ import type { WeatherSnapshot } from '../../weather/snapshot';
 import type { ControlsState } from '../controls/types';
 import type { RunRecord } from '../../store/runs';
 import type { IrrigationSnapshot } from '../snapshot-schema';
+import type { SoilView } from '../soil/soil-ledger-service';
 
 /**
  * Everything the irrigation engine decides from. The engine is a pure
@@ -27,6 +28,12 @@ export interface EngineInput {
   /** Gauge rain totals by local date (`YYYY-MM-DD` -> inches) for the days the station measured. */
   gaugeDailyRain: ReadonlyMap<string, number>;
   controls: ControlsState;
+  /**
+   * The persisted soil water ledger (closing states, recent rows) and the daily
+   * weather record; absent without a database, when the engine replays the
+   * forecast's past days and the gauge in memory from an unknown start.
+   */
+  soil?: SoilView;
   /** A persistence database is mounted (controls survive restarts). */
   controlsPersisted: boolean;
   /** Per zone: whether its controller reports a zone running (`running_known` false when it cannot tell). */

@@ -6,24 +6,25 @@ import {
 } from '../../agronomy/soil/water-balance';
 import { isDormant } from '../../agronomy/catalogs/species';
 import { resolveControls, type ControlResolution } from '../controls/resolve';
-import { isWeekdayAllowed } from '../schedule/restrictions';
-import { weekdayOf } from '../schedule/local-date';
 import { sunriseEpoch } from '../schedule/run-window';
-import type { DepletionState } from '../../agronomy/soil/water-balance';
 import type { ZoneLedger } from './applied-water';
 import { grossMm } from './applied-water';
 import type { EngineContext } from './context';
+import type { SoilState } from '../soil/ledger-day';
 import {
-  applyToday,
+  carriesOver,
+  forecastEtc,
+  projectDay,
   rangeOf,
   round,
-  soilNeed,
-  soilStep,
+  soilDue,
   waterNeedLabel,
   type DepletionRange,
   type RainEvidence,
+  type SoilDue,
   type SoilStepTrace,
 } from './soil-model';
+import { soilStart, type SoilStart } from './soil-start';
 import { weeklyPlan, type WeeklyPlan } from './weekly-model';
 import type { CompleteZone, ResolvedZone } from './zone-inputs';
 
@@ -89,6 +90,10 @@ export interface ZonePlan {
   days: PlanZoneDay[];
   /** Start-of-today depletion after today's applied water (null for incomplete zones). */
   today_range: DepletionRange | null;
+  /** Where today's state came from and the closed days behind it (null for incomplete zones). */
+  start: SoilStart | null;
+  /** Today's soil due check (null for incomplete zones). */
+  due_today: SoilDue | null;
   soil: {
     need: 'due' | 'not_due' | 'unknown' | null;
     planned_seconds: number;
@@ -126,6 +131,8 @@ export function planZone(
   ledger: ZoneLedger,
   verdicts: readonly SkipLike[],
   todayWindowClosed = false,
+  /** Only today's planned seconds are wanted (the pass that places today's run window). */
+  todayOnly = false,
 ): ZonePlan {
   const controls = ctx.dates.map((date, d) => controlFor(zone.slug, date, d, ctx));
   const trailingDates = Array.from({ length: 7 }, (_, i) => ctx.cal.addDays(ctx.cal.today, -(7 - i)));
@@ -136,98 +143,26 @@ export function planZone(
   const appliedSeconds = appliedDates.reduce((s, date) => s + (ledger.seconds_by_date.get(date) ?? 0), 0);
   const applied_mm = zone.precip_rate_mm_hr === null ? 0 : grossMm(appliedSeconds, zone.precip_rate_mm_hr);
 
-  if (!zone.complete) {
-    const reason = `zone cannot be modelled: missing ${zone.missing.join(', ')}`;
-    return {
-      zone,
-      days: ctx.dates.map((date, d) => ({
-        date_local: date,
-        day_offset: d,
-        reason,
-        reason_code: 'zone_incomplete',
-        water_need: 'unknown',
-        demand_source: 'none',
-        model: zone.model,
-        planned_seconds: 0,
-        depletion_mm: null,
-        trigger_mm: null,
-        capacity_mm: null,
-        demand_mm: 0,
-        session_capped: false,
-        depletion_range_mm: null,
-        control_source: (controls[d] ?? NONE_CONTROL).source,
-        uncapped_seconds: 0,
-      })),
-      today_range: null,
-      soil: {
-        need: null,
-        planned_seconds: 0,
-        ceiling_binding: false,
-        deferred_reason: reason,
-        deferred_kind: 'zone_incomplete',
-      },
-      weekly: null,
-      forecast_credit_mm: 0,
-      forecast_credit_source: 'none',
-      dormant: false,
-      dormant_known: false,
-      cycle_soak: null,
-      steps: [],
-      trailing_rain,
-      applied_mm,
-      control_today: controls[0] ?? NONE_CONTROL,
-      why: reason,
-    };
-  }
+  if (!zone.complete) return incompletePlan(zone, ctx, controls, trailing_rain, applied_mm);
 
   const z = zone;
   const eff = ctx.capture_efficiency;
   const taw = z.capacity.taw_mm;
   const raw = z.capacity.raw_mm;
 
-  // ---- replay the past (unknown start: the whole [0, TAW]) ----
-  const steps: SoilStepTrace[] = [];
-  let state: DepletionState = { depletion_mm: null, depletion_range_mm: [0, taw] };
-  for (const date of ctx.past_dates) {
-    const et = ctx.et0_by_date.get(date) ?? {
-      date_local: date,
-      et0_mm: null,
-      method: null,
-      reason: 'no entry',
-    };
-    const rain = ctx.past_rain.get(date) ?? { rain_mm: null, source: 'none' as const };
-    const secs = ledger.seconds_by_date.get(date) ?? 0;
-    const s = soilStep(
-      z,
-      state,
-      date,
-      'past',
-      et,
-      rain,
-      netIrrigationMm(secs, z.precip_rate_mm_hr, eff),
-      ctx.lat,
-    );
-    state = s.state;
-    steps.push(s.trace);
+  // ---- tonight's closing state, then today's own evidence ----
+  const start = soilStart(z, ctx, ledger);
+  const steps: SoilStepTrace[] = [...start.past_steps];
+  if (start.applied_today_net_mm > 0 || start.declared_today) {
+    steps.push(todayTrace(ctx.cal.today, start.today, start.applied_today_net_mm));
   }
-  const todaySecs = ledger.seconds_by_date.get(ctx.cal.today) ?? 0;
-  if (todaySecs > 0) {
-    const s = applyToday(
-      z,
-      state,
-      ctx.cal.today,
-      netIrrigationMm(todaySecs, z.precip_rate_mm_hr, eff),
-      ctx.lat,
-    );
-    state = s.state;
-    steps.push(s.trace);
-  }
-  const today_range = rangeOf(state, taw);
+  let state: SoilState = start.today;
+  const today_range = rangeOf(state);
 
-  // ---- dormancy: trailing 7 daily means from the archive ----
-  const means = ctx.past_dates.map((date) => {
-    const e = ctx.past_daily.get(date);
-    return e && e.temp_max_f !== null && e.temp_min_f !== null ? (e.temp_max_f + e.temp_min_f) / 2 : null;
+  // ---- dormancy: the record's trailing 7 daily means ----
+  const means = trailingDates.map((date) => {
+    const w = ctx.weather_days.get(date);
+    return w && w.tmax_c !== null && w.tmin_c !== null ? ((w.tmax_c + w.tmin_c) / 2) * 1.8 + 32 : null;
   });
   const dormantRaw = isDormant(z.species, means);
   const dormant = dormantRaw === true;
@@ -265,6 +200,11 @@ export function planZone(
   }
 
   // ---- the 7 plan days ----
+  const capNet = netIrrigationMm((z.max_run_minutes ?? 60) * 60, z.precip_rate_mm_hr, eff);
+  const lastRow = start.past.at(-1) ?? null;
+  const yesterday = ctx.cal.addDays(ctx.cal.today, -1);
+  let carry =
+    start.applied_today_net_mm === 0 && lastRow?.date_local === yesterday && carriesOver(lastRow, capNet);
   const days: PlanZoneDay[] = [];
   let soilToday: ZonePlan['soil'] = {
     need: null,
@@ -273,10 +213,12 @@ export function planZone(
     deferred_reason: '',
     deferred_kind: null,
   };
+  let dueToday: SoilDue | null = null;
   let cycle: CycleSoakPlan | null = null;
-  for (let d = 0; d < ctx.dates.length; d += 1) {
+  const planDays = todayOnly ? 1 : ctx.dates.length;
+  for (let d = 0; d < planDays; d += 1) {
     const date = ctx.dates[d] as string;
-    const range = rangeOf(state, taw);
+    const range = rangeOf(state);
     const control = controls[d] ?? NONE_CONTROL;
     const verdict = verdicts[d] ?? {
       verdict: 'unknown',
@@ -284,17 +226,19 @@ export function planZone(
       reason: 'no verdict for the day',
     };
     const forced = control.decision === 'water';
-    const credit = d === 0 ? creditMm : 0;
+    const credit = d === 0 ? creditMm : Math.min(z.rain_cap_mm, ctx.forecast_rain_mm.get(date) ?? 0);
     const isSoil = z.model === 'soil';
+    const due = soilDue(state, z, horizonEtc(z, ctx, d), credit, carry);
+    if (d === 0) dueToday = due;
 
     let depthMm = 0; // net for soil, gross for weekly
     let demandMm = 0;
     let need: string;
     let demandSource: string;
     if (isSoil) {
-      need = waterNeedLabel(range, raw);
+      need = waterNeedLabel(due, raw);
       demandSource = 'soil_bucket';
-      demandMm = Math.max(0, range.lo - credit);
+      demandMm = Math.max(0, (forced ? range.lo : due.refill_mm) - credit);
       depthMm = demandMm;
     } else if (weekly) {
       const session = weekly.session_offsets.includes(d);
@@ -309,19 +253,20 @@ export function planZone(
 
     let code: string;
     let reason: string;
-    const sn = soilNeed(range, raw);
+    let rainShortNote = '';
+    const soilDueWater = isSoil && due.need === 'due';
     if (control.decision === 'skip') {
       code = control.reason_code;
       reason = control.reason;
     } else if (dormant && !forced) {
       code = 'dormant';
       reason = `${z.species} is dormant (7-day mean temperature below its dormancy threshold)`;
-    } else if (isSoil && !forced && sn === 'unknown') {
+    } else if (isSoil && !forced && due.need === 'unknown') {
       code = 'depletion_unknown';
-      reason = `root-zone depletion is only known to lie in ${fmt(range.lo)}..${fmt(range.hi)} mm against a trigger of ${fmt(raw)} mm: no water on a guess`;
-    } else if (isSoil && !forced && sn === 'not_due') {
+      reason = `root-zone depletion is only known to lie in ${fmt(range.lo)}..${fmt(range.hi)} mm (${rangeWhy(state)}); by the next session it may or may not pass the trigger of ${fmt(raw)} mm: no water on a guess`;
+    } else if (isSoil && !forced && due.need === 'not_due') {
       code = 'not_due';
-      reason = `depletion ${describe(range)} mm is below the trigger (RAW ${fmt(raw)} mm)`;
+      reason = `depletion ${describe(range)} mm stays below the trigger (RAW ${fmt(raw)} mm) until the next session (${fmt(due.projected_hi)} mm by then)`;
     } else if (!isSoil && !weekly) {
       code = 'weekly_budget_unset';
       reason = 'weekly model needs weekly_budget_in and sessions_per_week on the zone';
@@ -331,10 +276,14 @@ export function planZone(
     } else if (!isSoil && weekly && !forced && !weekly.session_offsets.includes(d)) {
       code = 'not_session_day';
       reason = `not a session day (sessions every ${weekly.budget.session_spacing_days} day(s))`;
-    } else if (!isWeekdayAllowed(ctx.allowed_days, weekdayOf(date))) {
+    } else if (!ctx.allowed_dates.has(date)) {
       code = 'restricted_day';
       reason = `watering restrictions do not allow ${date}`;
-    } else if (!forced && verdict.verdict !== 'water') {
+    } else if (
+      !forced &&
+      verdict.verdict !== 'water' &&
+      !(soilDueWater && verdict.verdict === 'skip' && FORECAST_RAIN_CODES.has(verdict.reason_code))
+    ) {
       code = verdict.reason_code;
       reason = verdict.reason;
     } else if (
@@ -346,7 +295,7 @@ export function planZone(
         d === 0
           ? 'the next 24 hours of forecast rain are incomplete: the rain credit cannot be known, watering deferred'
           : 'forecast rain evidence for the day is incomplete: watering deferred';
-    } else if (!forced && depthMm > 0 && sessionRainDefers(date, ctx)) {
+    } else if (!forced && !isSoil && depthMm > 0 && sessionRainDefers(date, ctx)) {
       const rainIn = ctx.daily.get(date)?.precip_sum_in ?? 0;
       code = 'session_rain_deferred';
       const threshold = ctx.input.config.engine.session_rain_defer_in;
@@ -357,35 +306,50 @@ export function planZone(
         ? `${control.reason}, but no deficit is proven: nothing to refill`
         : `forecast rain (${fmt(credit)} mm credited) covers the deficit`;
     } else {
-      code = forced ? control.reason_code : 'water';
+      code = forced ? control.reason_code : isSoil ? due.kind : 'water';
       reason = forced
         ? control.reason
         : isSoil
-          ? `depletion ${describe(range)} mm reached the trigger (RAW ${fmt(raw)} mm)`
+          ? soilReason(due, range, raw, credit, state)
           : `weekly session: ${fmt(depthMm)} mm`;
+      if (!forced && isSoil && verdict.verdict === 'skip') {
+        rainShortNote = `; ${verdict.reason_code} would skip, but the rain it expects (${fmt(credit)} mm credited) leaves the root zone past its trigger before then`;
+      } else if (!forced && isSoil && sessionRainDefers(date, ctx)) {
+        rainShortNote = `; the rain forecast for ${date} (${fmt(credit)} mm credited) does not cover the need: the rest is watered`;
+      }
     }
 
-    const watering = code === 'water' || (forced && code === control.reason_code);
-    const sized = plannedSeconds(depthMm, z.precip_rate_mm_hr, isSoil ? eff : 1, z.max_run_minutes);
+    const watering =
+      code === 'water' ||
+      code === 'establishing_refill' ||
+      code === 'cap_carryover' ||
+      (forced && code === control.reason_code);
+    const sized = isSoil
+      ? plannedSeconds(depthMm, z.precip_rate_mm_hr, eff, z.max_run_minutes, 'up')
+      : plannedSeconds(depthMm, z.precip_rate_mm_hr, 1, z.max_run_minutes);
     const seconds = watering ? sized.seconds : 0;
     const capped = watering && sized.cap_binding;
     if (watering) {
-      reason += `; ${seconds} s${capped ? ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed)` : ''}`;
+      reason += `${rainShortNote}; ${seconds} s`;
+      if (capped) {
+        reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${isSoil ? '; the remainder carries into the next session' : ''})`;
+      }
     }
     const unrunToday = d === 0 && todayWindowClosed && seconds > 0;
     if (unrunToday) reason += `; ${WINDOW_CLOSED_NOTE}`;
     if (d === 0) {
       const soilSized = plannedSeconds(
-        Math.max(0, range.lo - credit),
+        Math.max(0, due.refill_mm - credit),
         z.precip_rate_mm_hr,
         eff,
         z.max_run_minutes,
+        'up',
       );
-      const soilDue = sn === 'due';
+      const soilDueNow = due.need === 'due';
       soilToday = {
-        need: sn,
-        planned_seconds: isSoil ? seconds : soilDue && creditAvailable ? soilSized.seconds : 0,
-        ceiling_binding: isSoil ? capped : soilDue && soilSized.cap_binding,
+        need: due.need,
+        planned_seconds: isSoil ? seconds : soilDueNow && creditAvailable ? soilSized.seconds : 0,
+        ceiling_binding: isSoil ? capped : soilDueNow && soilSized.cap_binding,
         deferred_reason: watering ? '' : reason,
         deferred_kind:
           code === 'forecast_unavailable'
@@ -419,7 +383,7 @@ export function planZone(
     });
 
     // project to the next day: forecast ET0, bias-scaled forecast rain, planned (not applied) water
-    if (d < ctx.dates.length - 1) {
+    if (d < planDays - 1) {
       const et = ctx.et0_by_date.get(date) ?? {
         date_local: date,
         et0_mm: null,
@@ -427,18 +391,19 @@ export function planZone(
         reason: 'no entry',
       };
       const rainMm = ctx.forecast_rain_mm.get(date) ?? null;
-      const s = soilStep(
+      const net = unrunToday ? 0 : netIrrigationMm(seconds, z.precip_rate_mm_hr, eff);
+      const s = projectDay(
         z,
         state,
         date,
-        'projected',
         et,
         { rain_mm: rainMm, source: rainMm === null ? 'none' : 'forecast' },
-        netIrrigationMm(unrunToday ? 0 : seconds, z.precip_rate_mm_hr, eff),
+        isSoil ? net : 0,
         ctx.lat,
       );
       state = s.state;
       steps.push(s.trace);
+      carry = isSoil && capped && !unrunToday;
     }
   }
 
@@ -447,6 +412,8 @@ export function planZone(
     zone,
     days,
     today_range,
+    start,
+    due_today: dueToday,
     soil: soilToday,
     weekly,
     forecast_credit_mm: creditMm,
@@ -459,6 +426,133 @@ export function planZone(
     applied_mm,
     control_today: controls[0] ?? NONE_CONTROL,
     why: t.reason,
+  };
+}
+
+/** Skip rules that skip for forecast rain: a soil zone the rain will not cover in time waters the rest. */
+const FORECAST_RAIN_CODES: ReadonlySet<string> = new Set([
+  'rain_today_forecast',
+  'rain_next_4h',
+  'tomorrow_rain',
+  'rain_3day',
+]);
+
+/**
+ * Forecast ETc from plan day `d` until the next legal session (the next day
+ * restrictions allow); null when a day's forecast ET0 is unknown.
+ */
+function horizonEtc(zone: CompleteZone, ctx: EngineContext, d: number): number | null {
+  let total = 0;
+  for (let j = d; j < ctx.dates.length; j += 1) {
+    const date = ctx.dates[j] as string;
+    const etc = forecastEtc(zone, date, ctx.et0_by_date.get(date), ctx.lat);
+    if (etc === null) return null;
+    total += etc;
+    const next = ctx.dates[j + 1];
+    if (!next || ctx.allowed_dates.has(next)) return total;
+  }
+  return total;
+}
+
+function soilReason(
+  due: SoilDue,
+  range: DepletionRange,
+  raw: number,
+  credit: number,
+  state: SoilState,
+): string {
+  const creditText = credit > 0 ? `, ${fmt(credit)} mm of forecast rain credited` : '';
+  if (due.kind === 'cap_carryover') {
+    return `the last session was cut short by max_run_minutes: the remaining ${describe(range)} mm deficit carries into this session${creditText}`;
+  }
+  if (due.kind === 'establishing_refill') {
+    return `depletion lies in ${fmt(range.lo)}..${fmt(range.hi)} mm (${rangeWhy(state)}) and even its lower bound passes the trigger (RAW ${fmt(raw)} mm) before the next session (${fmt(due.projected_lo)} mm): establishing refill to the upper bound ${fmt(range.hi)} mm${creditText}, after which the root zone is known full`;
+  }
+  return `depletion ${describe(range)} mm would pass the trigger (RAW ${fmt(raw)} mm) before the next session (${fmt(due.projected_lo)} mm by then): refill to field capacity${creditText}`;
+}
+
+const RANGE_WHY: Record<string, string> = {
+  start_unknown: 'nothing has proven the root zone full since',
+  rain_unknown: 'rain unknown since',
+  et0_unknown: 'ET0 unknown since',
+  irrigation_unknown: 'irrigation amount unknown since',
+};
+
+function rangeWhy(state: SoilState): string {
+  const text = RANGE_WHY[state.reason ?? 'start_unknown'] ?? `${state.reason} since`;
+  return state.since ? `${text} ${state.since}` : text;
+}
+
+function todayTrace(date: string, state: SoilState, net: number): SoilStepTrace {
+  const range = rangeOf(state);
+  return {
+    date_local: date,
+    kind: 'applied_today',
+    et0_mm: 0,
+    et0_method: null,
+    kc: 0,
+    ks: null,
+    etc_mm: 0,
+    rain_mm: 0,
+    rain_source: 'none',
+    rain_credited_mm: 0,
+    net_irrigation_mm: round(net),
+    drainage_mm: null,
+    depletion_mm: round(range.exact),
+    depletion_range_mm: range.exact === null ? [round(range.lo) as number, round(range.hi) as number] : null,
+    missing: [],
+  };
+}
+
+function incompletePlan(
+  zone: Extract<ResolvedZone, { complete: false }>,
+  ctx: EngineContext,
+  controls: ControlResolution[],
+  trailing_rain: RainEvidence[],
+  applied_mm: number,
+): ZonePlan {
+  const reason = `zone cannot be modelled: missing ${zone.missing.join(', ')}`;
+  return {
+    zone,
+    days: ctx.dates.map((date, d) => ({
+      date_local: date,
+      day_offset: d,
+      reason,
+      reason_code: 'zone_incomplete',
+      water_need: 'unknown',
+      demand_source: 'none',
+      model: zone.model,
+      planned_seconds: 0,
+      depletion_mm: null,
+      trigger_mm: null,
+      capacity_mm: null,
+      demand_mm: 0,
+      session_capped: false,
+      depletion_range_mm: null,
+      control_source: (controls[d] ?? NONE_CONTROL).source,
+      uncapped_seconds: 0,
+    })),
+    today_range: null,
+    start: null,
+    due_today: null,
+    soil: {
+      need: null,
+      planned_seconds: 0,
+      ceiling_binding: false,
+      deferred_reason: reason,
+      deferred_kind: 'zone_incomplete',
+    },
+    weekly: null,
+    forecast_credit_mm: 0,
+    forecast_credit_source: 'none',
+    dormant: false,
+    dormant_known: false,
+    cycle_soak: null,
+    steps: [],
+    trailing_rain,
+    applied_mm,
+    control_today: controls[0] ?? NONE_CONTROL,
+    why: reason,
   };
 }
 

@@ -29,6 +29,8 @@ export const DAYS_RULES = {
   export: { fallback: 365, min: 1, max: 3650, outOfRange: 'clamp' },
   accuracy: { fallback: 30, min: 1, max: 365, outOfRange: 'clamp' },
   tuning: { fallback: 14, min: 7, max: 30, outOfRange: 'clamp' },
+  /** The soil ledger: closed days before today. */
+  soil: { fallback: 30, min: 1, max: 400, outOfRange: 'clamp' },
 } as const satisfies Record<string, DaysRule>;
 
 export type ExportFormat = 'csv' | 'json';
@@ -72,4 +74,24 @@ export function parseExportFormat(query: Query): ExportFormat {
   const format = raw.toLowerCase();
   if (format === 'csv' || format === 'json') return format;
   throw invalid(`query parameter "format" must be csv or json, got ${JSON.stringify(raw)}`);
+}
+
+/**
+ * `zone` (GET /irrigation/soil): a configured zone's slug. Absent or unknown:
+ * 400 `zone_unknown` with the slugs it accepts (`mapped_zones`), the same
+ * answer the actions give.
+ */
+export function parseZone(query: Query, mapped: readonly string[]): string {
+  const zone = single(query, 'zone');
+  if (zone !== undefined && mapped.includes(zone)) return zone;
+  const mapped_zones = [...mapped].sort();
+  throw new ApiError(
+    400,
+    'zone_unknown',
+    `unknown zone ${JSON.stringify(zone ?? '')}; expected one of ${mapped_zones.join(', ')}`,
+    {
+      mapped_zones,
+      hint: 'pass a configured zone slug as ?zone=<slug>',
+    },
+  );
 }

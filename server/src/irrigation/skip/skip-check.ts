@@ -517,18 +517,21 @@ function derive(input: SkipCheckInput): Derived {
 
   const rainSoFar = observedRainToday(weather, hourly, cal, now);
   const windToday = dayWind(input, cal, cal.today);
-  const freeze = window
+  // Only the part of the window still ahead matters to a decision made now: a night of water
+  // that began before midnight starts the day inside its window, with yesterday's hours behind it.
+  const ahead = window ? windowAhead(window, now) : null;
+  const freeze = ahead
     ? {
-        evidence: windowMinTemp(hourly, daily, cal, window.start_epoch, window.finish_epoch),
+        evidence: windowMinTemp(hourly, daily, cal, ahead.start_epoch, ahead.finish_epoch),
         scope: 'run_window' as const,
       }
     : { evidence: windowMinTemp(hourly, daily, cal, now, now + 24 * HOUR_S), scope: 'next_24h' as const };
-  const windForecast = window
+  const windForecast = ahead
     ? {
         evidence: withBounds(
-          maxWindOverInterval(hourly, window.start_epoch, window.finish_epoch),
+          maxWindOverInterval(hourly, ahead.start_epoch, ahead.finish_epoch),
           null,
-          maxWindOverDays(daily, datesSpanned(cal, window.start_epoch, window.finish_epoch)).value,
+          maxWindOverDays(daily, datesSpanned(cal, ahead.start_epoch, ahead.finish_epoch)).value,
         ),
         scope: 'run_window' as const,
       }
@@ -598,6 +601,13 @@ function datesSpanned(cal: LocalCalendar, fromEpoch: number, toEpoch: number): s
   while (dates[dates.length - 1] !== last && dates.length < 400)
     dates.push(cal.addDays(dates[dates.length - 1] ?? first, 1));
   return dates;
+}
+
+/** The window from the start of the current hour on; the whole window once it is over. */
+function windowAhead(window: RunWindow, now: number): RunWindow {
+  const hourStart = Math.floor(now / HOUR_S) * HOUR_S;
+  const start = Math.max(window.start_epoch, hourStart);
+  return start < window.finish_epoch ? { ...window, start_epoch: start } : window;
 }
 
 function validWindow(window: RunWindow | null): RunWindow | null {

@@ -14,7 +14,7 @@ interface FieldProps {
   onValue: (value: string) => void;
   error?: string | undefined;
   help?: ComponentChildren;
-  type?: 'text' | 'password' | 'number' | 'url';
+  type?: 'text' | 'password' | 'number' | 'url' | 'date';
   placeholder?: string | undefined;
   autoComplete?: string;
   inputMode?: 'decimal' | 'numeric' | 'text' | 'url';

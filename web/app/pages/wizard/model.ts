@@ -83,6 +83,13 @@ export interface ZoneForm {
   station: string;
   /** The controller's own name for the station (from Scan zones); a label only. */
   stationName: string;
+  /**
+   * The local date the zone was last soaked to field capacity (rain or a long
+   * watering), '' = unknown. Not part of the config: after apply it is posted
+   * as the owner's declaration (declare_soil_state), so the soil ledger starts
+   * from a known state instead of waiting for evidence.
+   */
+  soakedOn: string;
   original: JsonObject | null;
 }
 
@@ -310,6 +317,7 @@ export function draftToForm(draft: JsonObject, sourceKinds: readonly SourceKindI
       area: text(zone.area_sqft),
       station,
       stationName: text(zone.controller_zone_name),
+      soakedOn: '',
       original: zone,
     };
   });
@@ -359,8 +367,27 @@ export function newZone(name = ''): ZoneForm {
     area: '',
     station: '',
     stationName: '',
+    soakedOn: '',
     original: null,
   };
+}
+
+/** A soaked date the owner may declare: a real local date no later than `today` (YYYY-MM-DD). */
+export function soakedDateError(value: string, today: string): string | undefined {
+  const v = value.trim();
+  if (v === '') return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T12:00:00Z`)))
+    return 'Enter a date (YYYY-MM-DD).';
+  if (v > today) return 'The date cannot be in the future.';
+  return undefined;
+}
+
+/** The declarations to post once the wizard's config is applied: one per zone with a soaked date. */
+export function soakedDeclarations(form: Pick<WizardForm, 'zones'>): { zone: string; date: string }[] {
+  const keys = zoneKeys(form.zones);
+  return form.zones.flatMap((zone, i) =>
+    zone.soakedOn.trim() === '' ? [] : [{ zone: keys[i] as string, date: zone.soakedOn.trim() }],
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -557,7 +584,11 @@ export function validateController(controller: ControllerForm): FieldErrors {
   return errors;
 }
 
-export function validateZones(zones: readonly ZoneForm[], controllerKind: string): FieldErrors {
+export function validateZones(
+  zones: readonly ZoneForm[],
+  controllerKind: string,
+  today: string = new Date().toISOString().slice(0, 10),
+): FieldErrors {
   const errors: FieldErrors = {};
   const station = controllerKindInfo(controllerKind).station;
   const seen = new Map<string, string>();
@@ -579,6 +610,8 @@ export function validateZones(zones: readonly ZoneForm[], controllerKind: string
       errors[zoneFieldId(zone, 'station')] = station.example
         ? `Expected something like "${station.example}".`
         : 'This station does not look right for this controller.';
+    const soaked = soakedDateError(zone.soakedOn, today);
+    if (soaked) errors[zoneFieldId(zone, 'soaked')] = soaked;
   });
   return errors;
 }

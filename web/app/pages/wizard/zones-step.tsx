@@ -166,6 +166,15 @@ export function ZonesStep(props: {
                 error={props.errors[id('station')]}
                 onValue={(value) => change(zone.uid, { station: value })}
               />
+              <TextField
+                id={id('soaked')}
+                label="Last soaked (optional)"
+                type="date"
+                value={zone.soakedOn}
+                help="The day a soaking rain or a long watering last filled this zone's soil. Raincheck then knows its water from the first day instead of learning it over a week or two."
+                error={props.errors[id('soaked')]}
+                onValue={(value) => change(zone.uid, { soakedOn: value })}
+              />
             </div>
             <MissingNote missing={zoneMissing(zone)} />
             <div class="row wz-zone-actions">

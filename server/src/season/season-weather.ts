@@ -1,0 +1,242 @@
+import { DateTime } from 'luxon';
+import { zoneFor } from '../core/tz/zone';
+import type { DailyEntry, ForecastSnapshot, HourlyEntry } from '../forecast/types';
+import type { StationDay } from '../weather-record/station-days';
+import { FIELD_SPECS, type WeatherField } from '../weather/fields';
+import { buildWeatherSnapshot, type WeatherSnapshot } from '../weather/snapshot';
+import type { WthDay } from './wth';
+
+/**
+ * The season file as the service's inputs (pure):
+ * - the yard's station: each closed day's measured values (a null stays null);
+ * - the forecast (`perfect`): the file's next days, and hours shaped from them
+ *   (temperature and humidity on a diurnal curve between the day's extremes,
+ *   the day's mean wind lower at night and higher in the afternoon, the day's
+ *   rain spread over 14:00-18:00 local), or none at all (`none`);
+ * - the provider's past days for the start-up backfill (`model_archive`);
+ * - the live weather at any moment, from the same hours.
+ * Day shapes are a modelling choice (documented in the README's season
+ * section); every daily total and extreme is the file's.
+ */
+
+export type ForecastMode = 'perfect' | 'none';
+
+const RAIN_HOURS = [14, 15, 16, 17];
+/** u10 / u2 from FAO-56 eq. 47 at z = 10 m. */
+const U10_OVER_U2 = Math.log(67.8 * 10 - 5.42) / 4.87;
+const MS_TO_MPH = 1 / 0.44704;
+
+export class SeasonWeather {
+  private readonly byDate: Map<string, WthDay>;
+
+  constructor(
+    days: readonly WthDay[],
+    private readonly timezone: string,
+    private readonly mode: ForecastMode,
+  ) {
+    this.byDate = new Map(days.map((d) => [d.date, d]));
+  }
+
+  day(date: string): WthDay | undefined {
+    return this.byDate.get(date);
+  }
+
+  /** The station's aggregates of closed days (dates before `today` only: no peeking). */
+  stationDays(dates: readonly string[], today: string): StationDay[] {
+    const out: StationDay[] = [];
+    for (const date of dates) {
+      const d = this.byDate.get(date);
+      if (!d || date >= today) continue;
+      const values = {
+        tmax_c: d.tmax_c,
+        tmin_c: d.tmin_c,
+        rh_max_pct: d.rh_max_pct,
+        rh_min_pct: d.rh_min_pct,
+        wind_2m_ms: d.wind_2m_ms,
+        rs_mj_m2: d.srad_mj_m2,
+        rain_mm: d.rain_mm,
+      };
+      const present = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null));
+      const coverage = Object.fromEntries(Object.keys(present).map((k) => [k, 1]));
+      out.push({ date_local: date, source_id: 'season_station', values: present, coverage });
+    }
+    return out;
+  }
+
+  /** The forecast snapshot at `now`: today and 9 days ahead when perfect, nothing when none. */
+  forecastAt(now: number): ForecastSnapshot {
+    const today = this.localDay(now);
+    const daily: DailyEntry[] = [];
+    const hourly: HourlyEntry[] = [];
+    if (this.mode === 'perfect') {
+      for (let i = 0; i < 10; i++) {
+        const date = today.plus({ days: i });
+        const entry = this.dailyEntry(date);
+        if (!entry) break;
+        daily.push(entry);
+        hourly.push(...this.hours(date));
+      }
+    }
+    return {
+      last_refresh_epoch: this.mode === 'perfect' ? now : null,
+      source_reachable: this.mode === 'perfect',
+      source_label: 'Season file (perfect forecast)',
+      source_is_backup: false,
+      timezone: this.timezone,
+      daily,
+      past_daily: [],
+      hourly: hourly.filter((h) => h.time_epoch >= today.toSeconds()),
+    };
+  }
+
+  /** The provider's past days before `now` (the backfill), as model days. */
+  history(now: number, pastDays: number): DailyEntry[] {
+    const today = this.localDay(now);
+    const out: DailyEntry[] = [];
+    for (let i = pastDays; i >= 1; i--) {
+      const entry = this.dailyEntry(today.minus({ days: i }));
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
+
+  /** The live weather at `now`, observed a minute before. */
+  snapshotAt(now: number): WeatherSnapshot {
+    const observed = now - 60;
+    const local = DateTime.fromSeconds(now, { zone: zoneFor(this.timezone) });
+    const date = local.startOf('day');
+    const d = this.byDate.get(date.toISODate() ?? '');
+    const hour = local.hour + local.minute / 60;
+    const values: Partial<Record<WeatherField, number | null>> = {};
+    if (d) {
+      values.air_temp_f = cToF(tempAt(d, hour));
+      values.rh_pct = rhAt(d, hour);
+      values.wind_avg_mph = windAt(d, hour);
+      const rainSoFar = rainUntil(d, hour);
+      values.rain_in_today = rainSoFar === null ? null : rainSoFar / 25.4;
+      const rainNow = RAIN_HOURS.includes(Math.floor(hour)) && (d.rain_mm ?? 0) > 0;
+      values.rain_intensity_in_hr =
+        d.rain_mm === null ? null : rainNow ? (d.rain_mm as number) / 4 / 25.4 : 0;
+    }
+    const selections = new Map();
+    for (const [field, value] of Object.entries(values) as [WeatherField, number | null][]) {
+      if (value === null || value === undefined) continue;
+      selections.set(field, {
+        field,
+        value,
+        sourceId: 'season_station',
+        observedEpoch: observed,
+        maxAgeS: FIELD_SPECS[field].maxAgeS,
+        reason: 'priority',
+      });
+    }
+    return buildWeatherSnapshot({
+      selections,
+      lastPacketEpoch: observed,
+      pressureTrend: [],
+      lightningRecent: [],
+      lastStrike: null,
+      stationSerial: null,
+      hubSerial: null,
+      labels: new Map([['season_station', 'Season file station']]),
+      stations: new Set(['season_station']),
+    });
+  }
+
+  private localDay(now: number): DateTime {
+    return DateTime.fromSeconds(now, { zone: zoneFor(this.timezone) }).startOf('day');
+  }
+
+  private dailyEntry(date: DateTime): DailyEntry | null {
+    const d = this.byDate.get(date.toISODate() ?? '');
+    if (!d) return null;
+    const winds = Array.from({ length: 24 }, (_, h) => windAt(d, h + 0.5)).filter(
+      (w): w is number => w !== null,
+    );
+    const rhMean = d.rh_max_pct !== null && d.rh_min_pct !== null ? (d.rh_max_pct + d.rh_min_pct) / 2 : null;
+    return {
+      date_local: date.toISODate() ?? '',
+      time_epoch: date.toSeconds(),
+      temp_max_f: d.tmax_c === null ? null : cToF(d.tmax_c),
+      temp_min_f: d.tmin_c === null ? null : cToF(d.tmin_c),
+      precip_sum_in: d.rain_mm === null ? null : d.rain_mm / 25.4,
+      precip_probability_max: d.rain_mm === null ? null : d.rain_mm > 0 ? 100 : 0,
+      wind_max_mph: winds.length === 24 ? Math.max(...winds) : null,
+      wind_mean_2m_ms: d.wind_2m_ms,
+      humidity_pct: rhMean,
+      humidity_mean_pct: rhMean,
+      humidity_max_pct: d.rh_max_pct,
+      humidity_min_pct: d.rh_min_pct,
+      et0_in: null,
+      et0_reported: false,
+      sunrise_epoch: null,
+      sunset_epoch: null,
+      radiation_mj_m2: d.srad_mj_m2,
+    };
+  }
+
+  private hours(date: DateTime): HourlyEntry[] {
+    const d = this.byDate.get(date.toISODate() ?? '');
+    const out: HourlyEntry[] = [];
+    const end = date.plus({ days: 1 }).toSeconds();
+    for (let t = date.toSeconds(), h = 0; t < end; t += 3600, h += 1) {
+      const rainy =
+        d?.rain_mm !== null && d?.rain_mm !== undefined && d.rain_mm > 0 && RAIN_HOURS.includes(h);
+      const rainIn =
+        d?.rain_mm === null || d === undefined ? null : rainy ? (d.rain_mm as number) / 4 / 25.4 : 0;
+      out.push({
+        time_epoch: t,
+        temp_f: d ? nullableCToF(tempAt(d, h + 0.5)) : null,
+        precip_in: rainIn,
+        precip_probability: rainIn === null ? null : rainy ? 100 : 0,
+        wind_mph: d ? windAt(d, h + 0.5) : null,
+        humidity_pct: d ? rhAt(d, h + 0.5) : null,
+        et0_in: null,
+        et0_reported: false,
+      });
+    }
+    return out;
+  }
+}
+
+/** 0 at 06:00, 1 at 15:00, back to 0 by 06:00 the next day (cosine segments). */
+function diurnal(hour: number): number {
+  const h = ((hour % 24) + 24) % 24;
+  if (h >= 6 && h <= 15) return (1 - Math.cos((Math.PI * (h - 6)) / 9)) / 2;
+  const since = h > 15 ? h - 15 : h + 9;
+  return (1 + Math.cos((Math.PI * since) / 15)) / 2;
+}
+
+function tempAt(d: WthDay, hour: number): number | null {
+  if (d.tmax_c === null || d.tmin_c === null) return null;
+  return d.tmin_c + (d.tmax_c - d.tmin_c) * diurnal(hour);
+}
+
+function rhAt(d: WthDay, hour: number): number | null {
+  if (d.rh_max_pct === null || d.rh_min_pct === null) return null;
+  return d.rh_max_pct - (d.rh_max_pct - d.rh_min_pct) * diurnal(hour);
+}
+
+/** 10 m wind (what forecasts and skip rules read), mph: the day's mean, lowest before dawn. */
+function windAt(d: WthDay, hour: number): number | null {
+  if (d.wind_2m_ms === null) return null;
+  const shape = 1 + 0.4 * Math.sin((Math.PI * (hour - 9)) / 12);
+  return d.wind_2m_ms * U10_OVER_U2 * shape * MS_TO_MPH;
+}
+
+/** Rain that has fallen by `hour` of the day, mm (spread evenly over RAIN_HOURS). */
+function rainUntil(d: WthDay, hour: number): number | null {
+  if (d.rain_mm === null) return null;
+  const done = RAIN_HOURS.reduce((s, h) => s + Math.max(0, Math.min(1, hour - h)), 0);
+  return (d.rain_mm * done) / RAIN_HOURS.length;
+}
+
+function cToF(c: number): number;
+function cToF(c: number | null): number | null;
+function cToF(c: number | null): number | null {
+  return c === null ? null : (c * 9) / 5 + 32;
+}
+
+function nullableCToF(c: number | null): number | null {
+  return cToF(c);
+}
