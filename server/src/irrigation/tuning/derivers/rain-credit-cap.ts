@@ -80,9 +80,7 @@ export const rainCreditCapDeriver: Deriver = {
       : `the ${capIn} in cap`;
     const probe = verifiedProbe(evidence);
     const capped = cappedDays(rows, capMm, probe);
-    const raise = capped.filter(
-      (c) => c.probe_in_mm === null || c.probe_in_mm > (c.day.rain_credited_mm ?? 0) + CONFIRM_MM,
-    );
+    const raise = capped.filter((c) => c.probe_in_mm === null || soakedIn(c));
     const shed = probe ? shedDays(probe, rows) : [];
     if (!zone.rain_cap_inferred && raise.length >= MIN_DAYS && shed.length === 0) {
       return raiseCap(evidence, raise, capIn, capWords);
@@ -128,6 +126,11 @@ function cappedDays(rows: readonly SoilLedgerDay[], capMm: number, probe: ProbeC
     const probeIn = pair ? waterIn(pair) : null;
     return [{ day, room_mm: room, lost_mm: lost, probe_in_mm: probeIn }];
   });
+}
+
+/** The probe saw at least half of what the cap discarded go in (beyond the credited rain). */
+function soakedIn(c: CappedDay): boolean {
+  return (c.probe_in_mm as number) >= (c.day.rain_credited_mm ?? 0) + c.lost_mm / 2;
 }
 
 /** Heavy rain days the probe shows shedding: root zone not refilled, less in than credited. */
