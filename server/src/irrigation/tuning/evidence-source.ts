@@ -4,7 +4,7 @@ import type { RunRecord } from '../../store/runs';
 import type { SoilLedgerRow } from '../../store/soil-ledger';
 import type { Store } from '../../store/store';
 import type { DailyWeather } from '../../store/weather-days';
-import { resolveZones } from '../engine/zone-inputs';
+import { resolveZones, type ResolvedZone } from '../engine/zone-inputs';
 import { DAYS_RULES } from '../history/query';
 import { DAY_S } from '../history/window';
 import { addLocalDays, localDateOf } from '../schedule/local-date';
@@ -64,7 +64,7 @@ export function gatherEvidence(
   const daily = store.decisions.listDaily(from, to);
   const record = providers.weatherRecord?.(first, last) ?? null;
   const weatherRecord = record ? recordDays(record, config) : null;
-  const resolved = new Map(resolveZones(config).map((z) => [z.slug, z]));
+  const resolved = resolveZones(config);
   const site = {
     lat: config.deployment.location.lat,
     capture_efficiency: config.engine.capture_efficiency,
@@ -88,7 +88,7 @@ export function gatherEvidence(
       slug,
       display_name: zone.display_name ?? slug,
       zone,
-      resolved: resolved.get(slug) as NonNullable<ReturnType<typeof resolved.get>>,
+      resolved: resolved.find((z) => z.slug === slug) as ResolvedZone, // every zone of the config resolves
       model: zone.scheduling_model ?? config.engine.scheduling_model ?? 'soil',
       site,
       window,

@@ -24,11 +24,6 @@ export function ceilTo(value: number, step: number): number {
   return round(Math.ceil(value / step - 1e-9) * step, 6);
 }
 
-/** Rounded down to the previous multiple of `step`. */
-export function floorTo(value: number, step: number): number {
-  return round(Math.floor(value / step + 1e-9) * step, 6);
-}
-
 /** Rounded to the nearest multiple of `step`. */
 export function roundTo(value: number, step: number): number {
   return round(Math.round(value / step) * step, 6);
