@@ -182,7 +182,7 @@ describe('30-day season through the persisted soil ledger, hand-computed', () =>
     const today = out.snapshot.water_plan[0]?.zones[0];
     expect(today?.reason_code).toBe('water');
     expect(today?.planned_seconds).toBe(2744);
-    expect(today?.reason).toContain('14.2 mm by then');
+    expect(today?.reason).toContain('0.56 in by then');
     expect(out.snapshot.zones[0]?.math['depletion_source']).toBe('ledger');
     // The fixtures' "now" is after today's run window: today's water is not projected, so
     // tomorrow refills 14.224 mm; then 3.556 a day again: 7.112, 10.668, due again on day 4.
