@@ -40,7 +40,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   const ctx = buildContext(input);
   const zones = resolveZones(input.config);
   const ledgers = new Map<string, ZoneLedger>(
-    zones.map((z) => [z.slug, zoneLedger(z.slug, input.runs, ctx.cal)]),
+    zones.map((z) => [z.slug, zoneLedger(z.slug, input.runs, ctx.cal, z.config.area_sqft ?? null)]),
   );
   const ledgerOf = (slug: string): ZoneLedger => ledgers.get(slug) as ZoneLedger;
 

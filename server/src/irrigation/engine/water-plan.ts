@@ -9,7 +9,7 @@ import type { Wording } from '../../core/units/quantities';
 import { resolveControls, type ControlResolution } from '../controls/resolve';
 import { sunriseEpoch } from '../schedule/run-window';
 import type { ZoneLedger } from './applied-water';
-import { grossMm } from './applied-water';
+import { grossDepthMm } from '../soil/irrigation-evidence';
 import type { EngineContext } from './context';
 import type { SoilState } from '../soil/ledger-day';
 import {
@@ -141,8 +141,14 @@ export function planZone(
     (date) => ctx.past_rain.get(date) ?? { rain_mm: null, source: 'none' as const },
   );
   const appliedDates = Array.from({ length: 7 }, (_, i) => ctx.cal.addDays(ctx.cal.today, -(6 - i)));
-  const appliedSeconds = appliedDates.reduce((s, date) => s + (ledger.seconds_by_date.get(date) ?? 0), 0);
-  const applied_mm = zone.precip_rate_mm_hr === null ? 0 : grossMm(appliedSeconds, zone.precip_rate_mm_hr);
+  const rate = zone.precip_rate_mm_hr;
+  const applied_mm =
+    rate === null
+      ? 0
+      : appliedDates.reduce((mm, date) => {
+          const day = ledger.irrigation_by_date.get(date);
+          return day ? mm + grossDepthMm(day, rate) : mm;
+        }, 0);
 
   if (!zone.complete) return incompletePlan(zone, ctx, controls, trailing_rain, applied_mm);
 
