@@ -106,6 +106,7 @@ function row(spec: YardSpec, date: string, d: DayFacts): SoilLedgerRow {
     irrigation_gross_mm: round3((d.seconds / 3600) * d.rate),
     irrigation_net_mm: round3(d.netIn),
     irrigation_evidence: d.seconds > 0 ? 'observed' : 'none',
+    irrigation_basis: d.seconds > 0 ? 'rate' : 'none',
     drainage_mm: 0,
     depletion_mm: round3(d.end),
     depletion_range_mm: null,
