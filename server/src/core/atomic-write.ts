@@ -68,7 +68,7 @@ function writeAll(fd: number, data: Uint8Array): void {
  * so a failure here (some file systems refuse a directory fsync) does not undo
  * the write; it only weakens durability against power loss.
  */
-function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string): void {
   try {
     const fd = openSync(dir, 'r');
     try {
@@ -78,6 +78,16 @@ function syncDirectory(dir: string): void {
     }
   } catch {
     // see above
+  }
+}
+
+/** Flushes an already written file to disk (opened r+: some systems refuse fsync on read-only fds). */
+export function syncFile(path: string): void {
+  const fd = openSync(path, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,19 +1,7 @@
-/**
- * A wizard refusal with the HTTP status and stable code it answers with
- * (spec 4.6, 7). Domain code throws it; the route turns it into the standard
- * error body, `extra` fields included.
- */
-export class WizardError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'WizardError';
-  }
-}
+import { DomainError } from '../core/domain-error';
+
+/** A wizard refusal (spec 4.6, 7). Domain code throws it; the route maps it to the standard error body. */
+export class WizardError extends DomainError {}
 
 /** Rejects with `onTimeout()` when `promise` has not settled within `ms`. */
 export async function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {

@@ -1,3 +1,4 @@
+import { DomainError } from '../../core/domain-error';
 import type { RouteResult, ZoneRoute } from './driver';
 
 /**
@@ -5,17 +6,7 @@ import type { RouteResult, ZoneRoute } from './driver';
  * a one-at-a-time controller already busy). The HTTP layer maps it to its
  * status and code like a controller error.
  */
-export class DispatchError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'DispatchError';
-  }
-}
+export class DispatchError extends DomainError {}
 
 /** The zone's route, or 400 `zone_unbound` saying what is missing. */
 export function routeOrThrow(result: RouteResult): ZoneRoute {

@@ -1,16 +1,6 @@
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../core/atomic-write';
+import { syncDirectory, syncFile, writeFileAtomic } from '../../core/atomic-write';
 import type { Logger } from '../../core/logger';
 
 /**
@@ -47,7 +37,7 @@ export function stageDatabase(
   const dir = join(dataDir, STAGING_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   rmSync(join(dir, MARKER), { force: true });
-  fsyncFile(database);
+  syncFile(database);
   renameSync(database, join(dir, STAGED_DB));
   if (installId) writeFileAtomic(join(dir, STAGED_INSTALL_ID), `${installId}\n`);
   else rmSync(join(dir, STAGED_INSTALL_ID), { force: true });
@@ -91,7 +81,7 @@ export function applyStagedRestore(
   const installId = join(dir, STAGED_INSTALL_ID);
   if (existsSync(installId)) renameSync(installId, join(dataDir, 'install-id'));
   rmSync(join(dir, MARKER), { force: true });
-  fsyncDirectory(dataDir);
+  syncDirectory(dataDir);
   logger
     .child({ module: 'restore' })
     .warn(
@@ -109,26 +99,4 @@ export function removeLeftovers(dataDir: string): number {
   );
   for (const name of leftovers) rmSync(join(dataDir, name), { recursive: true, force: true });
   return leftovers.length;
-}
-
-function fsyncFile(path: string): void {
-  const fd = openSync(path, 'r+');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function fsyncDirectory(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some file systems refuse a directory fsync; the renames stand.
-  }
 }
