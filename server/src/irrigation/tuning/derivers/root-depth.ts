@@ -1,7 +1,8 @@
 import type { ZoneEvidence } from '../evidence';
-import { dryingShortfall, probeCurves, type ProbeCurves } from '../probe-curves';
+import type { ProbeCurves } from '../probe-curves';
 import type { Confidence, Deriver, Derivation } from '../recommendation';
 import { pct, round, roundTo, sum } from '../stats';
+import { dryingCurvesOrWait, isDerivation } from './probe-derivation';
 
 /**
  * `root_depth_mm` from a bound, calibrated probe (probe-curves.ts). The
@@ -26,11 +27,8 @@ const EVIDENCE_CYCLES = 6;
 export const rootDepthDeriver: Deriver = {
   field: 'root_depth_mm',
   derive(evidence: ZoneEvidence): Derivation {
-    const reading = probeCurves(evidence);
-    if (!reading.ok) return probeWait('Root depth', reading);
-    const c = reading.curves;
-    const short = dryingShortfall(c);
-    if (short) return waitingForCycles('Root depth', short);
+    const c = dryingCurvesOrWait('Root depth', evidence);
+    if (isDerivation(c)) return c;
     const scale = c.scale as number;
     const depth = c.zone.capacity.root_depth_mm;
     const source =
@@ -91,23 +89,6 @@ export const rootDepthDeriver: Deriver = {
     };
   },
 };
-
-/** What a probe deriver says when the probe cannot be read yet. */
-export function probeWait(label: string, reading: { waiting_for: string; detail: string }): Derivation {
-  return {
-    outcome: 'insufficient',
-    waiting_for: reading.waiting_for,
-    line: `${label}: waiting for ${reading.waiting_for} (${reading.detail}).`,
-  };
-}
-
-export function waitingForCycles(label: string, shortfall: string): Derivation {
-  return {
-    outcome: 'insufficient',
-    waiting_for: "the probe's drying cycles",
-    line: `${label}: waiting for the probe's drying cycles (${shortfall}).`,
-  };
-}
 
 /** `the probe dried 41 mm over 12 drying days in 4 cycles where the model expects 80 mm (51 %)`. */
 export function dryingLine(c: ProbeCurves): string {

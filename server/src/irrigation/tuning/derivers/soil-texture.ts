@@ -1,15 +1,13 @@
 import { SOIL_CATALOG, type SoilTexture } from '../../../agronomy/catalogs/soil';
 import type { ZoneEvidence } from '../evidence';
-import { dryingShortfall, probeCurves } from '../probe-curves';
 import type { Deriver, Derivation } from '../recommendation';
 import { round } from '../stats';
-import { stressFit, stressOutcome } from './allowed-depletion';
-import { probeWait, waitingForCycles } from './root-depth';
+import { isDerivation, stressFitOrWait } from './probe-derivation';
 
 /**
  * `soil_texture` from a bound, calibrated probe's stress curve, when the
  * owner set the allowed depletion (`mad_pct_override`): the stress days
- * place the wilting point (allowed-depletion.ts), so the root zone holds
+ * place the wilting point (probe-derivation.ts), so the root zone holds
  * TAW' where the model has TAW, and the soil's available water per metre is
  * the texture's x TAW' / TAW. With the species' default allowed depletion
  * the same curve goes to `mad_pct_override` first.
@@ -27,13 +25,9 @@ export const soilTextureDeriver: Deriver = {
   field: 'soil_texture',
   derive(evidence: ZoneEvidence): Derivation {
     const label = 'Soil texture';
-    const reading = probeCurves(evidence);
-    if (!reading.ok) return probeWait(label, reading);
-    const c = reading.curves;
-    const short = dryingShortfall(c);
-    if (short) return waitingForCycles(label, short);
-    const fit = stressFit(c);
-    if (fit.outcome !== 'fit') return stressOutcome(label, c, fit);
+    const fitted = stressFitOrWait(label, evidence);
+    if (isDerivation(fitted)) return fitted;
+    const { curves: c, fit } = fitted;
     const texture = c.zone.soil_texture;
     const held = SOIL_CATALOG[texture].available_water_mm_per_m;
     const seen = (held * fit.taw_mm) / c.taw_mm;
