@@ -5,7 +5,7 @@ import type { Logger } from '../../core/logger';
 import type { IrrigationSnapshot } from '../snapshot-schema';
 import { DispatchError } from './dispatch-error';
 import { errorText, type Dispatcher, type KeyValue } from './dispatcher';
-import type { ValveDriver } from './driver';
+import type { RouteResult, ValveDriver } from './driver';
 import type { RunLedger } from './run-ledger';
 import type { SessionPlan } from '../../store/session-plans';
 import { sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
@@ -161,15 +161,8 @@ export class Scheduler implements Module {
     date: string,
     previousEnd: number,
   ): Promise<'completed' | 'dropped' | 'retry'> {
-    const state = this.deps.driver.zoneStates().get(job.zone);
-    const current = index === 0 || (state?.observed_epoch ?? 0) > previousEnd;
-    if (
-      state?.running &&
-      state.running_known &&
-      current &&
-      !this.deps.dispatcher.activeRuns().has(job.zone)
-    ) {
-      const route = this.deps.driver.route(job.zone);
+    const route = this.deps.driver.route(job.zone);
+    if (await this.reportedRunning(job.zone, route, index, previousEnd)) {
       const simulated = route.ok && route.route.simulated;
       this.skip(job.zone, date, 'zone_running: the controller reports the zone already running', simulated);
       return 'dropped';
@@ -196,6 +189,28 @@ export class Scheduler implements Module {
       this.log.warn({ zone: job.zone, err: errorText(err) }, 'scheduled run failed');
       return 'dropped';
     }
+  }
+
+  /**
+   * The dispatch rule (spec 3) on a reading that is still true. The cached
+   * reading can be old: nothing reads a self-timed valve again after it
+   * closes itself, so a zone that ran alone yesterday still reads "running".
+   * A cached "running" is therefore read again before the zone is skipped;
+   * only when that fresh reading cannot be had does the cached one stand.
+   */
+  private async reportedRunning(
+    zone: string,
+    route: RouteResult,
+    index: number,
+    previousEnd: number,
+  ): Promise<boolean> {
+    const cached = this.deps.driver.zoneStates().get(zone);
+    const current = index === 0 || (cached?.observed_epoch ?? 0) > previousEnd;
+    if (!cached?.running || !cached.running_known || !current) return false;
+    if (this.deps.dispatcher.activeRuns().has(zone)) return false;
+    if (!route.ok) return true;
+    const fresh = await this.deps.driver.readZone(route.route).catch(() => null);
+    return fresh ? fresh.running : true;
   }
 
   /** The plan each session starts from; a catch-up of the same session keeps the first. */
