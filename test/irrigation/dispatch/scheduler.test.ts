@@ -292,25 +292,40 @@ describe('the run-window scheduler', () => {
     await r.stop();
   }, 15_000);
 
-  it("a reading left from yesterday's run is checked again before a zone is skipped as running", async () => {
-    // Found by the season replay (Maricopa, 2013-08-23): a zone that ran alone on a dry-run
-    // controller kept yesterday's "running" reading, as nothing reads a self-timed valve again,
-    // and the next morning's due run was skipped as zone_running.
-    const store = stores.store();
-    const r = await rig(store);
-    const route = r.manager.route('a');
-    if (!route.ok) throw new Error('zone a has no route');
-    const manual = await r.dispatcher.run({ zone: 'a', seconds: 1, requester: 'manual' });
-    await manual.run.done;
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    // The cached reading still says running although the valve's own timer has closed it.
-    expect(r.manager.zoneStates().get('a')).toMatchObject({ running: true, running_known: true });
-    r.setSnapshot(snapshotOf([{ zone: 'a', planned_seconds: 1 }], OPEN_WINDOW));
-    await r.scheduler.tick();
-    const scheduled = allRows(store).filter((x) => x.session_id === sessionId(DATE, 'a'));
-    expect(scheduled.map((x) => [x.status, x.skip_reason])).toEqual([['completed', null]]);
-    await r.stop();
-  }, 15_000);
+  it('a cached "running" is read again before a zone is skipped: the valve may have closed itself since', async () => {
+    // Found by the season replay (Maricopa, 2013-08-23): a self-timed valve closed on its own
+    // timer after the last reading, and the next morning's due run was skipped as zone_running.
+    let peerMs = Date.now();
+    const peer = await new OpenSprinklerPeer({ clock: { nowMs: () => peerMs } }).start();
+    try {
+      const store = stores.store();
+      const r = await rig(store, {
+        id: 'os',
+        kind: 'opensprinkler',
+        config: { host: peer.host, password_md5: OPENDOOR_MD5, poll_interval_s: 2, timeout_s: 1 },
+      });
+      await fetch(`${peer.http.baseUrl}/cm?pw=${OPENDOOR_MD5}&sid=0&en=1&t=60`);
+      const route = r.manager.route('a');
+      if (!route.ok) throw new Error('zone a has no route');
+      expect(await r.manager.readZone(route.route)).toMatchObject({ running: true, running_known: true });
+      r.setSnapshot(snapshotOf([{ zone: 'a', planned_seconds: 1 }], OPEN_WINDOW));
+      // The station's own timer runs out; no reading has seen it yet (nothing awaits in between).
+      peerMs += 120_000;
+      expect(r.manager.zoneStates().get('a')).toMatchObject({ running: true, running_known: true });
+      const session = r.scheduler.tick();
+      const clockRuns = setInterval(() => (peerMs += 1_000), 100);
+      try {
+        await session;
+      } finally {
+        clearInterval(clockRuns);
+      }
+      const scheduled = allRows(store).filter((x) => x.session_id === sessionId(DATE, 'a'));
+      expect(scheduled.map((x) => [x.status, x.skip_reason])).toEqual([['completed', null]]);
+      await r.stop();
+    } finally {
+      await peer.close();
+    }
+  }, 20_000);
 
   it('stops without waiting for an open valve; the run stays open for the next boot to reconcile', async () => {
     const store = stores.store();

@@ -15,6 +15,9 @@ import type {
  * cards, run, stop and history behave as with a real controller, and the
  * dispatcher records its runs as `dry_run` rows (pretend water, never
  * applied). Demo mode and `DRY_RUN=1` swap every controller for this kind.
+ * Like a device that pushes its state, it tells the manager when a pretend
+ * valve closes on its own timer: nothing polls it, and the last reading
+ * would otherwise say "running" until something else read it.
  */
 
 const configSchema = lazySchema((z) =>
@@ -43,6 +46,8 @@ export class DryRunController implements ControllerAdapter {
   readonly pollIntervalMs = null;
   /** Station -> epoch its pretend valve closes. */
   private readonly open = new Map<string, number>();
+  /** Station -> the timer that reports its pretend valve closed. */
+  private readonly closers = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly ctx: AdapterContext<DryRunConfig>) {
     this.id = ctx.id;
@@ -60,20 +65,39 @@ export class DryRunController implements ControllerAdapter {
 
   async start(): Promise<void> {}
   async stop(): Promise<void> {
-    this.open.clear();
+    this.closeAll();
   }
 
   async runZone(station: string, seconds: number): Promise<void> {
     this.open.set(station, epochSeconds(this.ctx.clock) + seconds);
+    this.cancelCloser(station);
+    const closer = setTimeout(() => {
+      this.closers.delete(station);
+      this.ctx.notify();
+    }, seconds * 1000);
+    closer.unref();
+    this.closers.set(station, closer);
   }
 
   async stopZone(station: string): Promise<'zone'> {
     this.open.delete(station);
+    this.cancelCloser(station);
     return 'zone';
   }
 
   async stopAll(): Promise<void> {
+    this.closeAll();
+  }
+
+  private closeAll(): void {
     this.open.clear();
+    for (const station of [...this.closers.keys()]) this.cancelCloser(station);
+  }
+
+  private cancelCloser(station: string): void {
+    const closer = this.closers.get(station);
+    if (closer) clearTimeout(closer);
+    this.closers.delete(station);
   }
 
   async readStatus(): Promise<ControllerStatus> {
