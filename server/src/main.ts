@@ -436,6 +436,11 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
         timezone: siteTimezone,
         rainThresholdIn: () => effectiveRainThresholdIn(store, config.current, siteTimezone()),
         restartReasons: () => controllers.restartReasons(),
+        // The stored soil ledger and daily weather record (issue 15): the derivers' evidence.
+        providers: {
+          soilLedger: (zone, from, to) => store.soilLedger.range(zone, from, to),
+          weatherRecord: (from, to) => store.weatherDays.range(from, to),
+        },
       })
     : null;
   const digest =
@@ -463,6 +468,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     },
     ttlS: () => config.current?.config.llm?.anomaly_ttl_s ?? null,
     announced: store?.announcements ?? null,
+    // Flow alarms as the flow monitor stored them (issue 17), not only those heard since start.
+    flowAlarms: store ? (now) => loadAnomalyEvidence().storedFlowAlarms(store, now) : undefined,
   });
   await anomalies.start();
   const advisor = lazyAdvisor({

@@ -57,3 +57,24 @@ it('serves the engine text without an [llm] block', async () => {
   expect(res.body).toMatchObject({ source: 'engine', provider: null });
   expect(res.body.text).toBe(res.body.engine_text);
 });
+
+it.each([
+  ['imperial', /\d(?: in\b| in\/hr\b|°F| mph\b)/, /\d(?: mm\b| mm\/h\b|°C| km\/h\b)/],
+  ['metric', /\d(?: mm\b| mm\/h\b|°C| km\/h\b)/, /\d(?: in\b| in\/hr\b|°F| mph\b)/],
+] as const)('explains in %s units, and the advisor is given them', async (units, own, other) => {
+  const peer = await startPeer(ollamaHandler(['llama3.1:8b'], 'Nothing to water today.'), peers);
+  const config = configWithSecrets();
+  (config['deployment'] as Record<string, unknown>)['units'] = units;
+  const { service } = await services.boot({
+    configToml: toToml({
+      ...config,
+      llm: { provider: 'ollama', base_url: peer.baseUrl, model: 'llama3.1:8b' },
+    } as never),
+  });
+  const res = await request(service.server).get('/api/v1/irrigation/explanation').expect(200);
+  expect(res.body.engine_text).toMatch(own);
+  expect(res.body.engine_text).not.toMatch(other);
+  const sent = peer.requests.find((r) => r.path === '/api/chat')?.body ?? '';
+  expect(sent).toMatch(own);
+  expect(sent).not.toMatch(other);
+});

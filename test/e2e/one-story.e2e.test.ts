@@ -142,6 +142,11 @@ describe('one unit system per view', () => {
       const today = await p.locator('section.today').innerText();
       expect(today).not.toMatch(/\d in\b|°F|\bmph\b/);
       expect(await p.locator('section.week').innerText()).not.toMatch(/\d in\b|°F/);
+      // History's decisions were written in imperial before the switch: they read in metric now.
+      await p.goto(new URL('history', instance.url).href);
+      // Loaded once the Refresh button is enabled again (the runs, decisions and changes have answered).
+      await pwExpect(p.getByRole('button', { name: 'Refresh', exact: true })).toBeVisible();
+      expect(await p.locator('main').innerText()).not.toMatch(/\d in\b|\d in\/hr|°F|\bmph\b/);
     } finally {
       await setUnits('imperial');
     }

@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { entityCatalog, HA_DEFAULT_RUN_SECONDS, VERDICTS } from '../../server/src/ha/entities/catalog';
+import {
+  entityCatalog,
+  HA_DEFAULT_RUN_SECONDS,
+  HA_MAX_STATE_LENGTH,
+  VERDICTS,
+} from '../../server/src/ha/entities/catalog';
+import { catalogView } from '../../server/src/ha/entities/view';
+import { computeIrrigation } from '../../server/src/irrigation/engine/engine';
+import { neutralControls } from '../../server/src/irrigation/controls/types';
+import { windyMorning } from '../irrigation/engine/fixtures';
 import type { CatalogView, EntityDescriptor } from '../../server/src/ha/entities/descriptor';
 import {
   buildManifest,
@@ -61,6 +70,7 @@ describe('the catalog', () => {
         'threshold_rain_skip_in',
         'next_run',
         'verdict',
+        'reason',
         'zone_front_lawn_planned',
         'zone_front_lawn_last_run',
         'zone_front_lawn_valve',
@@ -177,6 +187,49 @@ describe('the catalog', () => {
     view.controls.thresholds.max_wind_mph = 17.5;
     expect(state('threshold_max_wind_mph')).toBe('17.5');
     expect(entity(entities, 'verdict').options).toEqual([...VERDICTS]);
+  });
+});
+
+describe("today's reason", () => {
+  /** The catalog over the live services' view, the engine's real output behind it. */
+  function liveReason(units: 'imperial' | 'metric'): string | null {
+    const input = windyMorning(units);
+    const output = computeIrrigation(input);
+    const view = catalogView({
+      config: () => ({ config: input.config, document: {}, appliedAtEpoch: 0, revision: 1 }),
+      irrigation: {
+        snapshot: () => output.snapshot,
+        latestOutput: () => output,
+        controlsState: () => neutralControls(),
+      },
+      weather: { currentWeather: () => null },
+    });
+    if (!view) throw new Error('no view');
+    return entity(entityCatalog(view), 'reason').state?.(view) ?? null;
+  }
+
+  it("is the verdict's reason in the owner units", () => {
+    expect(liveReason('imperial')).toBe(
+      'Windy forecast: peak wind over the run window is 18 mph, above 15 mph (10 mph + 5 mph slack).',
+    );
+    expect(liveReason('metric')).toBe(
+      'Windy forecast: peak wind over the run window is 29 km/h, above 24.1 km/h (16.1 km/h + 8 km/h slack).',
+    );
+  });
+
+  it('fits in a Home Assistant state (255 characters), cut at a word; unknown without a decision', () => {
+    const long = `Front lawn: ${'depletion 0.44 in would pass the trigger '.repeat(10)}`;
+    const { view, entities } = catalog({ reason: long });
+    const state = entity(entities, 'reason').state?.(view) ?? '';
+    expect(state.length).toBeLessThanOrEqual(HA_MAX_STATE_LENGTH);
+    expect(state.endsWith('…')).toBe(true);
+    // Cut at a word: the original goes on with a space where the ellipsis stands.
+    expect(long.charAt(state.length - 1)).toBe(' ');
+    expect(long.startsWith(state.slice(0, -1))).toBe(true);
+    const none = catalog({ reason: null });
+    expect(entity(none.entities, 'reason').state?.(none.view)).toBeNull();
+    expect(entity(entities, 'reason')).toMatchObject({ platform: 'sensor', requires: 'always' });
+    expect(entity(entities, 'reason').device_class).toBeUndefined();
   });
 });
 

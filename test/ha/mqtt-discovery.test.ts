@@ -157,6 +157,7 @@ async function liveCatalog(booted: BootedService): Promise<EntityDescriptor[]> {
     config,
     irrigation,
     verdict: null,
+    reason: null,
     weather: irrigation.current_weather,
     controls: neutralControls(),
   };

@@ -28,6 +28,7 @@ export interface ViewOptions {
   pauseUntilEpoch?: number;
   weather?: Record<string, number>;
   verdict?: string | null;
+  reason?: string | null;
   /** Extra config fields (features, notifications). */
   config?: Record<string, unknown>;
 }
@@ -93,6 +94,7 @@ export function catalogViewFixture(options: ViewOptions = {}): CatalogView {
     config,
     irrigation: snapshot,
     verdict: options.verdict === undefined ? 'water' : options.verdict,
+    reason: options.reason === undefined ? 'No skip rule applies: water as planned.' : options.reason,
     weather,
     controls: neutralControls(),
   };

@@ -4,11 +4,13 @@ import { configSchema } from '../../server/src/config/schema';
 import { EventBus } from '../../server/src/core/bus';
 import { ManualClock } from '../../server/src/core/clock';
 import { silentLogger } from '../../server/src/core/logger';
+import { computeIrrigation } from '../../server/src/irrigation/engine/engine';
 import type { IrrigationSnapshot } from '../../server/src/irrigation/snapshot-schema';
 import { NotifyService } from '../../server/src/notify/notify-service';
 import type { Store } from '../../server/src/store/store';
 import { NtfyPeer, type NtfyMessage } from '../helpers/ntfy-peer';
 import { makeDataDir } from '../helpers/service';
+import { NOW, windyMorning } from '../irrigation/engine/fixtures';
 import { tempStore } from '../store/temp-db';
 import { appliedConfig as weatherConfig, makeHarness } from '../weather/core/harness';
 
@@ -28,10 +30,10 @@ afterEach(async () => {
   for (const p of peers.splice(0)) await p.close();
 });
 
-function applied(ntfyBase: string, extra: JsonObject = {}): AppliedConfig {
+function applied(ntfyBase: string, extra: JsonObject = {}, units = 'metric'): AppliedConfig {
   const document: JsonObject = {
     schema_version: 2,
-    deployment: { location: { lat: 30.27, lon: -97.74 }, timezone: 'America/Chicago', units: 'metric' },
+    deployment: { location: { lat: 30.27, lon: -97.74 }, timezone: 'America/Chicago', units },
     zones: {
       front_lawn: { display_name: 'Front lawn', species: 'bermuda' },
       back_beds: { display_name: 'Back beds', species: 'ornamental_shrubs' },
@@ -58,6 +60,7 @@ async function rig(
     store?: Store;
     peer?: NtfyPeer;
     retryDelaysMs?: readonly number[];
+    units?: 'imperial' | 'metric';
   } = {},
 ): Promise<Rig> {
   const peer = options.peer ?? (await new NtfyPeer({ topic: 'yard' }).start());
@@ -65,7 +68,7 @@ async function rig(
   const bus = options.bus ?? new EventBus();
   const clock = options.clock ?? new ManualClock(T0);
   const store = options.store ?? stores.store();
-  const config = applied(peer.baseUrl);
+  const config = applied(peer.baseUrl, {}, options.units);
   const service = new NotifyService({
     bus,
     clock,
@@ -139,7 +142,8 @@ describe("today's skip", () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({
       title: 'Not watering Front lawn today',
-      message: 'Front lawn: 0.4 in of rain expected in the next 24 h',
+      // The install is metric: a reason written in inches (before a units change) reads in mm.
+      message: 'Front lawn: 10.2 mm of rain expected in the next 24 h',
       tags: ['droplet', 'skip_today'],
     });
 
@@ -167,6 +171,19 @@ describe("today's skip", () => {
       ]),
     );
     expect(await r.messages()).toEqual([]);
+  });
+
+  // The due zones are held by the forecast wind: each line says so, in the install's units.
+  it.each([
+    ['imperial', 'peak wind over the run window is 18 mph, above 15 mph', /km\/h|\d mm\b|°C/],
+    ['metric', 'peak wind over the run window is 29 km/h, above 24.1 km/h', /mph|\d in\b|°F/],
+  ] as const)("tells the engine's reasons in %s units", async (units, wind, otherSystem) => {
+    const out = computeIrrigation(windyMorning(units));
+    const r = await rig({ units, clock: new ManualClock(NOW * 1000) });
+    r.bus.emit('irrigation.snapshot', out.snapshot);
+    const [message] = await r.messages();
+    expect(message?.message).toContain(`Front lawn: Windy forecast: ${wind}`);
+    expect(message?.message).not.toMatch(otherSystem);
   });
 });
 

@@ -5,7 +5,6 @@ import {
   todayVerdict,
   zoneStandings,
 } from '../../web/app/pages/dashboard/verdict';
-import { localizeUnits } from '../../web/app/lib/unit-format';
 import type { ForecastSnapshot } from '../../web/app/pages/dashboard/weather-types';
 import type {
   IrrigationSnapshot,
@@ -249,29 +248,6 @@ describe('zoneStandings: due, held, unknown, not due', () => {
       'No watering planned in the next 7 days: Front lawn is due but held today; the soil water of Back lawn is unknown, so it is not watered on a guess.',
     );
     expect(text).not.toContain('no zone needs water');
-  });
-});
-
-describe('localizeUnits', () => {
-  it("turns the service's numbers into the user's units and leaves words alone", () => {
-    expect(
-      localizeUnits(
-        'Raining now: 0.2 in/hr (station gauge) is at or above the 0.01 in/hr threshold.',
-        'metric',
-      ),
-    ).toBe('Raining now: 5.1 mm/h (station gauge) is at or above the 0.3 mm/h threshold.');
-    expect(
-      localizeUnits('Freeze risk: the low is 30°F, at or below the 38°F minimum; wind 12.5 mph.', 'metric'),
-    ).toBe('Freeze risk: the low is -1.1°C, at or below the 3.3°C minimum; wind 20 km/h.');
-    expect(localizeUnits('depletion 12.7 mm reached the trigger (RAW 25.4 mm)', 'imperial')).toBe(
-      'depletion 0.50 in reached the trigger (RAW 1.00 in)',
-    );
-    expect(localizeUnits('only known to lie in 8.0..24.0 mm', 'imperial')).toBe(
-      'only known to lie in 0.31..0.94 in',
-    );
-    // Already in the user's units: untouched.
-    expect(localizeUnits('0.448 in weighted', 'imperial')).toBe('0.448 in weighted');
-    expect(localizeUnits('12.0 mm', 'metric')).toBe('12.0 mm');
   });
 });
 

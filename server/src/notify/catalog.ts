@@ -7,6 +7,7 @@ import type {
   ValveWatchdogEvent,
   WateringFinishedEvent,
 } from '../core/bus';
+import { localizeUnits } from '../core/units/localize';
 import { depth, duration, flowRate, listed, plural, volume, type UnitSystem } from './format';
 import type { ChannelId, Notice, Severity } from './types';
 
@@ -78,7 +79,7 @@ const definitions = {
         title: stopped ? `${name} stopped early` : `${name} watered`,
         body:
           `${stopped ? 'Ran' : 'Watered'} ${duration(e.duration_s)}${water}${pretend}.` +
-          (stopped && e.note ? ` ${e.note}.` : ''),
+          (stopped && e.note ? ` ${localizeUnits(e.note, ctx.units)}.` : ''),
         link: `/zones/${e.zone}`,
         tag: `watered-${e.zone}-${e.session_id ?? e.start_epoch}`,
       };
@@ -93,7 +94,8 @@ const definitions = {
     window_s: 24 * HOUR,
     build: (e: SkipToday, ctx) => {
       if (e.zones.length === 0) return null;
-      const lines = e.zones.map((z) => `${ctx.zoneName(z.zone)}: ${z.reason}`);
+      // The plan's reasons follow deployment.units already; one written before a units change is converted.
+      const lines = e.zones.map((z) => `${ctx.zoneName(z.zone)}: ${localizeUnits(z.reason, ctx.units)}`);
       return {
         title: `Not watering ${e.zones.length === 1 ? ctx.zoneName(e.zones[0]!.zone) : plural(e.zones.length, 'zone')} today`,
         body: lines.join('\n'),

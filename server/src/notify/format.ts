@@ -1,6 +1,12 @@
-/** Plain-text quantities for notices, in the owner's display units; unknown stays unsaid, never 0. */
+import { sentenceQuantity, type Quantity, type UnitSystem } from '../core/units/quantities';
 
-export type UnitSystem = 'imperial' | 'metric';
+/**
+ * Plain-text quantities for notices, in the owner's display units (the one
+ * definition per quantity in core/units, as the reasons and the app use);
+ * unknown stays unsaid, never 0.
+ */
+
+export type { UnitSystem };
 
 export function duration(seconds: number): string {
   if (seconds < 60) return `${Math.max(0, Math.round(seconds))} s`;
@@ -11,19 +17,20 @@ export function duration(seconds: number): string {
   return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
+function said(quantity: Quantity, value: number | null, units: UnitSystem): string | null {
+  return value === null || !Number.isFinite(value) ? null : sentenceQuantity(quantity, value, units);
+}
+
 export function depth(mm: number | null, units: UnitSystem): string | null {
-  if (mm === null || !Number.isFinite(mm)) return null;
-  return units === 'metric' ? `${mm.toFixed(1)} mm` : `${(mm / 25.4).toFixed(2)} in`;
+  return said('depth_mm', mm, units);
 }
 
 export function volume(gallons: number | null, units: UnitSystem): string | null {
-  if (gallons === null || !Number.isFinite(gallons)) return null;
-  return units === 'metric' ? `${Math.round(gallons * 3.785411784)} L` : `${Math.round(gallons)} gal`;
+  return said('volume_gal', gallons, units);
 }
 
 export function flowRate(gpm: number | null, units: UnitSystem): string | null {
-  if (gpm === null || !Number.isFinite(gpm)) return null;
-  return units === 'metric' ? `${(gpm * 3.785411784).toFixed(1)} L/min` : `${gpm.toFixed(1)} gal/min`;
+  return said('flow_gpm', gpm, units);
 }
 
 /** Items joined as prose: "a", "a and b", "a, b and c". */

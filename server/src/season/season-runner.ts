@@ -7,7 +7,7 @@ import { EventBus } from '../core/bus';
 import type { Clock } from '../core/clock';
 import { silentLogger } from '../core/logger';
 import { zoneFor } from '../core/tz/zone';
-import { Dispatcher } from '../irrigation/dispatch/dispatcher';
+import { Dispatcher, type RunMeter } from '../irrigation/dispatch/dispatcher';
 import type { ValveDriver } from '../irrigation/dispatch/driver';
 import { RunLedger } from '../irrigation/dispatch/run-ledger';
 import { Scheduler } from '../irrigation/dispatch/scheduler';
@@ -35,6 +35,11 @@ import { SeasonWeather, type ForecastMode } from './season-weather';
  *   the day's line is written once the ledger has closed it.
  * - `restartOn`: on those dates, at 00:05, the service is dropped without a
  *   stop (as a kill -9 would) and rebuilt from the same database file.
+ * - The yard's own instruments, for replays that judge what the service
+ *   learns from them: `meter` measures each run as a flow meter would (the
+ *   run rows become `metered`), and `atDayStart` is called at 00:05 of each
+ *   day with the store, where a replay's soil probe writes its reading of
+ *   the night (the soil ledger anchors the day on it).
  */
 
 export interface SeasonLine {
@@ -83,6 +88,10 @@ export interface SeasonOptions {
   dbPath: string;
   restartOn?: readonly string[];
   onLine?: (line: SeasonLine) => void;
+  /** A flow meter on the zones' runs (the dispatcher asks it for each run's volume). */
+  meter?: RunMeter;
+  /** Called at 00:05 local of each day, before the day's ledger update. */
+  atDayStart?: (day: { date: string; epoch: number; store: Store }) => void;
 }
 
 type FakeClock = import('@sinonjs/fake-timers').Clock;
@@ -109,10 +118,9 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
     const decisions = new Map<string, IrrigationSnapshot['water_plan'][number]['zones']>();
     for (let date = options.from; date <= nextDate(options.to, zone); date = nextDate(date, zone)) {
       const midnight = DateTime.fromISO(date, { zone });
-      if (options.restartOn?.includes(date)) {
-        await fake.tickAsync(Math.max(0, midnight.plus({ minutes: 5 }).toMillis() - fake.now));
-        service = await boot(options, config, clock, weather, fake);
-      }
+      await fake.tickAsync(Math.max(0, midnight.plus({ minutes: 5 }).toMillis() - fake.now));
+      if (options.restartOn?.includes(date)) service = await boot(options, config, clock, weather, fake);
+      options.atDayStart?.({ date, epoch: Math.floor(fake.now / 1000), store: service.store });
       await fake.tickAsync(Math.max(0, midnight.plus({ minutes: 10 }).toMillis() - fake.now));
       service.irrigation.refresh();
       const closed = midnight.minus({ days: 1 }).toISODate() ?? '';
@@ -200,6 +208,7 @@ async function boot(
     ledger,
     zoneConfig: (slug) => config.zones[slug],
     state: store.controls,
+    meter: options.meter ?? null,
   });
   const irrigation = new IrrigationService({
     bus,
@@ -233,6 +242,7 @@ async function boot(
     ledger,
     snapshot: () => irrigation.snapshot(),
     state: store.controls,
+    sessionPlans: store.sessionPlans,
   });
   return { store, irrigation, scheduler, soil };
 }

@@ -291,6 +291,16 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'daily weather record, soil water ledger and declared soil states',
     up: (db) => db.exec(SOIL_LEDGER_SCHEMA),
   },
+  {
+    version: 7,
+    name: 'soil ledger: the basis of each row irrigation depth (rate or meter)',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE soil_ledger ADD COLUMN irrigation_basis TEXT NOT NULL DEFAULT 'rate'
+          CHECK (irrigation_basis IN ('none', 'rate', 'meter', 'meter_and_rate'));
+        UPDATE soil_ledger SET irrigation_basis = 'none' WHERE irrigation_seconds = 0;
+      `),
+  },
 ];
 
 export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {

@@ -11,6 +11,8 @@ import { fromJson, toJson, type JsonValue } from './json';
 
 export type RainSource = 'gauge' | 'radar' | 'model_archive' | 'none';
 export type IrrigationEvidenceKind = 'none' | 'observed' | 'commanded' | 'metered';
+/** How the day's gross depth was reckoned: open seconds x rate, a meter's volume over the area, or both. */
+export type IrrigationBasisKind = 'none' | 'rate' | 'meter' | 'meter_and_rate';
 
 export interface SoilLedgerRow {
   zone: string;
@@ -32,6 +34,7 @@ export interface SoilLedgerRow {
   irrigation_gross_mm: number;
   irrigation_net_mm: number;
   irrigation_evidence: IrrigationEvidenceKind;
+  irrigation_basis: IrrigationBasisKind;
   /** Deep percolation (water beyond field capacity); null unless known. */
   drainage_mm: number | null;
   /** Closing depletion when known, else null and `depletion_range_mm` holds it. */
@@ -57,6 +60,8 @@ export interface SoilLedgerDetail {
   et0_inputs: Record<string, string>;
   /** A declared state that set this day's start: `owner` or `probe`. */
   anchor: { source: 'owner' | 'probe'; depletion_mm: number } | null;
+  /** The metered volume behind the day's `meter` depth, US gal (absent on rows before metering counted). */
+  irrigation_metered_gal?: number | null;
 }
 
 type Row = Omit<SoilLedgerRow, 'depletion_mm' | 'depletion_range_mm' | 'detail'> & {
@@ -83,6 +88,7 @@ const COLUMNS = [
   'irrigation_gross_mm',
   'irrigation_net_mm',
   'irrigation_evidence',
+  'irrigation_basis',
   'drainage_mm',
   'depletion_lo_mm',
   'depletion_hi_mm',

@@ -3,9 +3,15 @@ import { ManualClock } from '../../../server/src/core/clock';
 import { silentLogger } from '../../../server/src/core/logger';
 import type { AnomalyEvidence } from '../../../server/src/irrigation/anomalies/anomaly';
 import { AnomalyService } from '../../../server/src/irrigation/anomalies/anomaly-service';
-import type { HeardEvidence } from '../../../server/src/irrigation/anomalies/evidence-source';
+import {
+  gatherAnomalyEvidence,
+  storedFlowAlarms,
+  type HeardEvidence,
+} from '../../../server/src/irrigation/anomalies/evidence-source';
+import { configSchema } from '../../../server/src/config/schema';
+import { emptyDay } from '../../../server/src/weather-record/types';
 import { tempStore } from '../../store/temp-db';
-import { cleanEvidence, NOW } from './evidence';
+import { addDays, cleanEvidence, NOW, TODAY, TZ } from './evidence';
 
 /**
  * The anomaly service: the TTL cache, `anomaly.new` once per new anomaly
@@ -148,5 +154,95 @@ describe('the anomaly service', () => {
       ],
     });
     expect(service.list().anomalies.map((a) => a.type)).toEqual(['fine']);
+  });
+});
+
+describe('evidence the store keeps', () => {
+  it('flow alarms come from the flow_alarms table, so a restart still sees the last day', () => {
+    const store = stores.store();
+    const alarm = (epoch: number, zone: string, kind: 'high' | 'low', stopped: boolean) =>
+      store.flowAlarms.insert({
+        epoch,
+        zone,
+        controller_id: 'os1',
+        kind,
+        rate_gpm: kind === 'high' ? 14 : 2,
+        baseline_gpm: 6,
+        stopped,
+        session_id: null,
+        note: 'test',
+      });
+    alarm(NOW - 2 * 86_400, 'front', 'high', true); // older than a day: not judged
+    alarm(NOW - 3 * 3600, 'front', 'high', true);
+    alarm(NOW - 3600, 'back', 'low', false);
+    const heard: HeardEvidence[] = [];
+    const service = new AnomalyService({
+      bus: new EventBus(),
+      clock: new ManualClock(NOW * 1000),
+      logger: silentLogger(),
+      gather: (now, h) => {
+        heard.push(h);
+        return { ...cleanEvidence(), nowEpoch: now, flowAlarms: h.flowAlarms };
+      },
+      announced: null,
+      flowAlarms: (now) => storedFlowAlarms(store, now),
+    });
+    const found = service.evaluate().anomalies;
+    expect(heard[0]?.flowAlarms).toEqual([
+      {
+        zone: 'front',
+        controller_id: 'os1',
+        kind: 'high',
+        rate_gpm: 14,
+        baseline_gpm: 6,
+        stopped: true,
+        epoch: NOW - 3 * 3600,
+      },
+      {
+        zone: 'back',
+        controller_id: 'os1',
+        kind: 'low',
+        rate_gpm: 2,
+        baseline_gpm: 6,
+        stopped: false,
+        epoch: NOW - 3600,
+      },
+    ]);
+    expect(found.map((a) => [a.type, a.subject, a.severity])).toEqual([
+      ['flow_alarm', 'front', 'critical'],
+      ['flow_alarm', 'back', 'warning'],
+    ]);
+  });
+
+  it("the site's climate is read from the daily weather record: before the judged week, near the date, with the engine's ET0", () => {
+    const store = stores.store();
+    const days = [];
+    for (let back = 1; back <= 120; back += 1) {
+      const d = emptyDay(addDays(TODAY, -back));
+      d.et0_native_mm = back; // a distinct value per day, to see which were read
+      d.sources.et0_native_mm = { source: 'model_archive', source_id: 'test model', coverage: 1 };
+      days.push(d);
+    }
+    store.weatherDays.upsert(days, 0);
+    const config = configSchema.parse({
+      schema_version: 2,
+      deployment: { location: { lat: 40.7, lon: -74 } },
+      engine: { et0_method: 'source_native' },
+    });
+    const live = {
+      store,
+      config,
+      timezone: TZ,
+      sources: [],
+      forecast: null,
+      irrigation: null,
+      modelledKinds: new Set<string>(),
+    };
+    const heard = { controllerFailures: [], flowAlarms: null, restartPendingSince: null };
+    const evidence = gatherAnomalyEvidence(live, NOW, heard);
+    // Days 8..37 back: before the judged week (the last 7 days and today), within 30 + 7 days of today's date.
+    expect(evidence.recordEt0.map((d) => d.et0_mm)).toEqual(Array.from({ length: 30 }, (_, i) => 37 - i));
+    expect(evidence.recordEt0.at(-1)).toEqual({ date_local: addDays(TODAY, -8), et0_mm: 8 });
+    expect(gatherAnomalyEvidence({ ...live, store: null }, NOW, heard).recordEt0).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AnomalyEvidence } from '../../../server/src/irrigation/anomalies/anomaly';
 import { DETECTORS } from '../../../server/src/irrigation/anomalies/detectors/index';
-import { addDays, cleanEvidence, gaugeWeek, localEpoch, NOW, run, TODAY } from './evidence';
+import { addDays, cleanEvidence, gaugeWeek, localEpoch, NOW, recordedClimate, run, TODAY } from './evidence';
 
 /**
  * Each anomaly detector fires on its evidence and stays quiet on clean data.
@@ -143,7 +143,8 @@ describe('anomaly detectors', () => {
   });
 
   it('et0_out_of_climate: ET0 beyond the sky, and ET0 near zero on a hot day', () => {
-    const e = cleanEvidence();
+    // A new install: no recorded climate yet, the physical envelope alone.
+    const e = { ...cleanEvidence(), recordEt0: [] };
     const trace = (values: Record<string, number>) => ({
       ...e.irrigation,
       decision_trace: {
@@ -163,6 +164,47 @@ describe('anomaly detectors', () => {
       'et0_out_of_climate',
     );
     expect(low.evidence[0]).toContain("that day's temperatures give");
+  });
+
+  it("et0_out_of_climate narrows to the site's own record once it holds a month around the date", () => {
+    const e = cleanEvidence();
+    const withEt0 = (mm: number) =>
+      ({
+        ...e.irrigation,
+        decision_trace: {
+          et0_days: (e.forecast?.past_daily ?? []).map((d, i) => ({
+            date_local: d.date_local,
+            et0_mm: i === 5 ? mm : 5.2,
+          })),
+        },
+      }) as never;
+    // 14 mm is within what a July sky allows at 40.7 N, but more than twice this site's highest (6.4 mm).
+    const judged = { ...e, irrigation: withEt0(14) };
+    const a = only(judged, 'et0_out_of_climate');
+    expect(a.evidence).toEqual([
+      `${addDays(TODAY, -2)}: ET0 14 mm above the 12.8 mm the site's record allows (2 x its highest, 6.4 mm, in 25 days around the date)`,
+    ]);
+    // A plausible hot day (twice the record's average, under twice its highest) is quiet.
+    expect(detect({ ...e, irrigation: withEt0(12) })).toEqual([]);
+    // Too short a record: the physical envelope alone, and 14 mm passes it.
+    expect(detect({ ...judged, recordEt0: recordedClimate(19, () => 6.4) })).toEqual([]);
+    // Days of the judged week itself never make the climate.
+    const own = (e.forecast?.past_daily ?? []).map((d) => ({ date_local: d.date_local, et0_mm: 1 }));
+    expect(detect({ ...judged, recordEt0: [...own, ...recordedClimate(19, () => 6.4)] })).toEqual([]);
+    // Last year's same weeks count as much as this year's.
+    const lastYear = recordedClimate(25, () => 5).map((d) => ({
+      ...d,
+      date_local: `${Number(d.date_local.slice(0, 4)) - 1}${d.date_local.slice(4)}`,
+    }));
+    expect(only({ ...judged, recordEt0: lastYear }, 'et0_out_of_climate').evidence[0]).toContain(
+      'above the 10 mm the site',
+    );
+    // A record far from the date (months away) is not the date's climate.
+    const winter = recordedClimate(40, () => 1).map((d) => ({
+      ...d,
+      date_local: `2025-01-${d.date_local.slice(8)}`,
+    }));
+    expect(detect({ ...judged, recordEt0: winter })).toEqual([]);
   });
 
   it('controller_errors_repeating: three failed dispatches in a week', () => {

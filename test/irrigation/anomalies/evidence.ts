@@ -145,5 +145,11 @@ export function cleanEvidence(): AnomalyEvidence {
     controllerFailures: [],
     restartPendingSince: null,
     flowAlarms: null,
+    recordEt0: recordedClimate(40, (i) => 4 + (i % 5) * 0.6),
   };
+}
+
+/** The weather record's ET0 on the `days` days before the judged week (the newest first). */
+export function recordedClimate(days: number, et0: (i: number) => number) {
+  return Array.from({ length: days }, (_, i) => ({ date_local: addDays(TODAY, -8 - i), et0_mm: et0(i) }));
 }

@@ -74,3 +74,22 @@ export function input(values: Partial<EngineInput> = {}): EngineInput {
     ...values,
   };
 }
+
+/**
+ * A windy morning before a wet day, in the given display units: the forecast
+ * wind skips today (due zones are held), tomorrow's rain and the 3-day rain
+ * would skip, and the soil zones' reasons carry depths, ranges and triggers.
+ */
+export function windyMorning(units: 'imperial' | 'metric'): EngineInput {
+  return input({
+    config: demo((raw) => {
+      (raw['deployment'] as Record<string, unknown>)['units'] = units;
+    }),
+    forecast: forecast({
+      daily: Array.from({ length: 8 }, (_, i) =>
+        day(i, i === 1 ? { precip_sum_in: 0.6, precip_probability_max: 90, wind_max_mph: 25 } : {}),
+      ),
+      hourly: hours(8, { wind_mph: 18 }),
+    }),
+  });
+}

@@ -3,15 +3,22 @@ import path from 'node:path';
 
 /**
  * The skip domain is pure: it imports its own folder, types from the config
- * schema, forecast types and weather snapshot, zoneFor and luxon; it reads no
+ * schema, forecast types and weather snapshot, zoneFor, luxon and the unit
+ * formatters; it reads no
  * clock and does no I/O.
  */
 const dir = path.join(__dirname, '../../../server/src/irrigation/skip');
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts'));
 
 const TYPE_ONLY = new Set(['../../config/schema', '../../forecast/types', '../../weather/snapshot']);
-// weather/derived is pure math (the published heat index), shared rather than copied.
-const VALUES = new Set(['luxon', '../../core/tz/zone', '../../weather/derived']);
+// weather/derived is pure math (the published heat index), shared rather than copied; core/units
+// formats the reasons' numbers in the owner's units (pure too).
+const VALUES = new Set([
+  'luxon',
+  '../../core/tz/zone',
+  '../../weather/derived',
+  '../../core/units/quantities',
+]);
 
 describe('irrigation/skip purity', () => {
   it('has source files', () => {

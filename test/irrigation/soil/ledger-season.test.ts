@@ -1,13 +1,8 @@
-import { silentLogger } from '../../../server/src/core/logger';
-import { EventBus } from '../../../server/src/core/bus';
 import { computeIrrigation } from '../../../server/src/irrigation/engine/engine';
-import { SoilLedgerService } from '../../../server/src/irrigation/soil/soil-ledger-service';
 import { irrigationSnapshotSchema } from '../../../server/src/irrigation/snapshot-schema';
-import { emptyDay } from '../../../server/src/weather-record/types';
-import { WeatherRecordService } from '../../../server/src/weather-record/weather-record-service';
-import type { DailyWeather } from '../../../server/src/store/weather-days';
 import { tempStore } from '../../store/temp-db';
-import { dateAt, day, demo, forecast, input, local, NOW, run } from '../engine/fixtures';
+import { dateAt, day, forecast, input, local, NOW, run } from '../engine/fixtures';
+import { appliedOf, plotConfig, plotServices, recordDay, seedWeather } from './plot-fixtures';
 
 /**
  * A scripted 30-day season for one zone through the persisted soil ledger and
@@ -47,56 +42,11 @@ import { dateAt, day, demo, forecast, input, local, NOW, run } from '../engine/f
 
 const stores = tempStore();
 
-const RAIN_MM: Record<number, number> = { [-30]: 76.2, [-9]: 50.8, [-3]: 50.8 };
-
-function recordDay(offset: number): DailyWeather {
-  const d = emptyDay(dateAt(offset));
-  d.rain_mm = RAIN_MM[offset] ?? 0;
-  d.sources.rain_mm = { source: 'model_archive', source_id: 'test model', coverage: 1 };
-  if (offset === -21) {
-    d.rain_mm = 12.7;
-    d.sources.rain_mm = { source: 'station', source_id: 'yard_station', coverage: 1 };
-  }
-  d.et0_native_mm = 5.08;
-  d.sources.et0_native_mm = { source: 'model_archive', source_id: 'test model', coverage: 1 };
-  return d;
-}
-
-const config = demo((raw) => {
-  raw['zones'] = {
-    plot: {
-      display_name: 'Plot',
-      species: 'other',
-      soil_texture: 'loam',
-      root_depth_mm: 200,
-      mad_pct_override: 50,
-      sun_exposure: 'full',
-      precip_rate_mm_hr: 20,
-      rain_credit_cap_in: 5,
-      max_run_minutes: 120,
-    },
-  };
-  (raw['engine'] as Record<string, unknown>)['et0_method'] = 'source_native';
-});
-const applied = { config, document: {}, appliedAtEpoch: 0, revision: 1 };
+const config = plotConfig();
+const applied = appliedOf(config);
 
 function services() {
-  const store = stores.store();
-  const bus = new EventBus();
-  const record = new WeatherRecordService({
-    bus,
-    clock: { nowMs: () => NOW * 1000 },
-    logger: silentLogger(),
-    config: () => applied,
-    store,
-    forecast: { snapshot: () => forecast({ past_daily: [] }), history: async () => null },
-    modelledKinds: new Set(),
-    stationDays: () => [],
-  });
-  const ledger = new SoilLedgerService({ bus, logger: silentLogger(), config: () => applied, store, record });
-  // start() only subscribes to the events that mark evidence as changed.
-  void ledger.start();
-  return { store, bus, ledger };
+  return plotServices(stores.store(), applied);
 }
 
 const irrigationAt = local(`${dateAt(-10)}T05:00:00`);
@@ -107,10 +57,7 @@ const runs = [
 ];
 
 function seed(store: ReturnType<typeof services>['store']): void {
-  store.weatherDays.upsert(
-    Array.from({ length: 30 }, (_, i) => recordDay(i - 30)),
-    NOW - 86400 * 31,
-  );
+  seedWeather(store);
   for (const r of runs) store.runs.insert(r);
 }
 
@@ -182,7 +129,7 @@ describe('30-day season through the persisted soil ledger, hand-computed', () =>
     const today = out.snapshot.water_plan[0]?.zones[0];
     expect(today?.reason_code).toBe('water');
     expect(today?.planned_seconds).toBe(2744);
-    expect(today?.reason).toContain('14.2 mm by then');
+    expect(today?.reason).toContain('0.56 in by then');
     expect(out.snapshot.zones[0]?.math['depletion_source']).toBe('ledger');
     // The fixtures' "now" is after today's run window: today's water is not projected, so
     // tomorrow refills 14.224 mm; then 3.556 a day again: 7.112, 10.668, due again on day 4.

@@ -6,6 +6,7 @@ import { TuningDigest } from '../../../server/src/irrigation/tuning/tuning-diges
 import { toToml } from '../../../server/src/config/toml';
 import { parseToml } from '../../../server/src/config/toml';
 import { silencing } from '../../../server/src/irrigation/tuning/dismissals';
+import { storeEvidenceProviders } from '../../../server/src/irrigation/tuning/evidence-source';
 import { recommendationId } from '../../../server/src/irrigation/tuning/recommendation';
 import { TuningError } from '../../../server/src/irrigation/tuning/tuning-error';
 import { TuningService } from '../../../server/src/irrigation/tuning/tuning-service';
@@ -30,7 +31,13 @@ const CONFIG = {
   schema_version: 2,
   deployment: { location: { lat: 40.7, lon: -74.0 }, timezone: TZ },
   zones: {
-    front: { display_name: 'Front lawn', species: 'bermuda', soil_texture: 'loam', max_run_minutes: 30 },
+    front: {
+      display_name: 'Front lawn',
+      species: 'bermuda',
+      soil_texture: 'loam',
+      sprinkler_type: 'rotor',
+      max_run_minutes: 30,
+    },
     back: {
       display_name: 'Back beds',
       species: 'ornamental_shrubs',
@@ -56,6 +63,7 @@ async function rig(config: Record<string, unknown> = CONFIG) {
     timezone: () => TZ,
     rainThresholdIn: () => 0.25,
     restartReasons: () => [],
+    providers: storeEvidenceProviders(store),
   });
   return { tuning, store, clock, config: handle.service, configPath: handle.configPath };
 }
@@ -174,22 +182,25 @@ describe('the tuning report', () => {
     expect(zone(tuning.report(7), 'front').recommendation).toBeNull();
   });
 
-  it('says what each zone waits for: a flow meter, the soil ledger, a probe, the ET record', async () => {
+  it('says what each zone waits for: a flow meter, a soil model, a probe, rain, the ET record', async () => {
     const { tuning } = await rig();
     const report = tuning.report(14);
     expect(zone(report, 'side')).toMatchObject({ status: 'insufficient_data', recommendation: null });
     expect(zone(report, 'side').lines).toEqual(
       expect.arrayContaining([
         'Sprinkler rate: waiting for metered run volumes from a flow meter.',
-        'Rain credit cap: waiting for the daily soil water ledger.',
-        "Waiting for the soil ledger's probe drying and refill curves: root_depth_mm, mad_pct_override, soil_texture.",
+        'Waiting for a soil model (the zone lacks species, soil_texture, sprinkler_type or precip_rate_mm_hr): ' +
+          'root_depth_mm, mad_pct_override, soil_texture, rain_credit_cap_in.',
       ]),
     );
-    expect(zone(report, 'front').lines).toContain(
-      'Waiting for a bound soil probe: root_depth_mm, mad_pct_override, soil_texture.',
+    expect(zone(report, 'front').lines).toEqual(
+      expect.arrayContaining([
+        'Waiting for a bound soil probe: root_depth_mm, mad_pct_override, soil_texture.',
+        'Rain credit cap: no rain of 1 mm or more in the last 14 days to judge it by.',
+      ]),
     );
     expect(zone(report, 'back').lines).toContain(
-      'Weekly budget: waiting for the daily weather record (ET0).',
+      'Weekly budget: waiting for the daily weather record (ET0) (ET0 and rain are known on 0 of the last 14 days; 12 are needed).',
     );
     expect(zone(report, 'front').lines.some((l) => l.startsWith('Weekly budget'))).toBe(false);
   });

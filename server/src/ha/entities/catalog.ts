@@ -108,6 +108,16 @@ function serviceEntities(view: CatalogView): EntityDescriptor[] {
       icon: 'mdi:clipboard-check-outline',
       state: (v) => v.verdict,
     },
+    {
+      // Why today's verdict is what it is, in the owner's units (the engine writes them so).
+      key: 'reason',
+      platform: 'sensor',
+      name: "Today's reason",
+      device: service,
+      requires: 'always',
+      icon: 'mdi:text-box-outline',
+      state: (v) => (v.reason ? haText(v.reason) : null),
+    },
   ];
   if (view.irrigation?.water_level_capable) {
     entities.push({
@@ -363,6 +373,17 @@ function pauseUntilCommand(payload: string): Record<string, unknown> | null {
 
 function onOff(on: boolean): string {
   return on ? 'ON' : 'OFF';
+}
+
+/** Home Assistant refuses a state longer than 255 characters (core's MAX_LENGTH_STATE_STATE). */
+export const HA_MAX_STATE_LENGTH = 255;
+
+/** A sentence as a state HA accepts: whole when it fits, else cut at a word with an ellipsis. */
+function haText(text: string): string {
+  if (text.length <= HA_MAX_STATE_LENGTH) return text;
+  const head = text.slice(0, HA_MAX_STATE_LENGTH - 1);
+  const cut = head.lastIndexOf(' ');
+  return `${cut > HA_MAX_STATE_LENGTH / 2 ? head.slice(0, cut) : head}…`;
 }
 
 function numberOrNull(value: number | null | undefined): string | null {

@@ -59,6 +59,8 @@ export interface CatalogView {
   irrigation: IrrigationSnapshot | null;
   /** The engine's overall verdict today (water, skip, hold, paused, none). */
   verdict: string | null;
+  /** Why: the engine's sentence for the verdict (`verdictReason`), in `deployment.units`. */
+  reason: string | null;
   weather: Record<string, CurrentWeatherSample> | null;
   /** The persisted controls (pause, overrides, thresholds). */
   controls: ControlsState;

@@ -17,6 +17,7 @@ export function catalogView(deps: CatalogViewDeps): CatalogView | null {
     config: applied.config,
     irrigation: deps.irrigation.snapshot(),
     verdict: deps.irrigation.latestOutput()?.verdict ?? null,
+    reason: deps.irrigation.latestOutput()?.verdictReason.reason ?? null,
     weather: deps.weather.currentWeather(),
     controls: deps.irrigation.controlsState(),
   };

@@ -64,6 +64,12 @@ export interface AnomalyEvidence {
   restartPendingSince: number | null;
   /** Flow alarms of the last 24 h (issue 17 raises them); null when no provider feeds them. */
   flowAlarms: readonly FlowAlarmEvent[] | null;
+  /**
+   * The site's own climate: the daily weather record's days before the last
+   * week, within RECORD_CLIMATE_DAYS of today's day of the year (other years
+   * too), with the engine's ET0 for each. Empty without a database.
+   */
+  recordEt0: readonly { date_local: string; et0_mm: number }[];
 }
 
 export function anomaly(fields: Omit<Anomaly, 'description'> & { summary: string }): Anomaly {

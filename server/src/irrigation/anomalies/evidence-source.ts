@@ -7,6 +7,10 @@ import type { IrrigationSnapshot } from '../snapshot-schema';
 import type { AnomalyEvidence, ControllerFailure } from './anomaly';
 import type { FlowAlarmEvent } from '../../core/bus';
 import { CHECKED_FIELDS } from './detectors/plausibility';
+import type { Et0Method } from '../../agronomy/et0';
+import { addLocalDays, localDateOf } from '../schedule/local-date';
+import { et0OfRecord } from '../soil/et0-of-day';
+import { CLIMATE_HALF_WINDOW_DAYS, dayOfYearDistance, type RecordEt0Day } from './record-climate';
 
 /**
  * Fills the detectors' evidence from the store and the live services. Without
@@ -16,6 +20,9 @@ import { CHECKED_FIELDS } from './detectors/plausibility';
 
 const DAY_S = 86_400;
 const FAILURE_DAYS = 7;
+/** The judged week (et0-out-of-climate.ts) and how far back the record is read for the climate. */
+const JUDGED_DAYS = 7;
+const RECORD_DAYS = 400;
 
 export interface LiveInputs {
   store: Store | null;
@@ -69,7 +76,51 @@ export function gatherAnomalyEvidence(
     controllerFailures: mergeFailures(ledgerFailures(runs, nowEpoch), heard.controllerFailures),
     restartPendingSince: heard.restartPendingSince,
     flowAlarms: heard.flowAlarms,
+    recordEt0: store ? recordEt0(store, config, live.timezone, nowEpoch) : [],
   };
+}
+
+/**
+ * The record's days before the judged week near today's day of the year,
+ * with the engine's ET0 for each (its method, the site): the climate the
+ * `et0_out_of_climate` detector narrows its envelope with.
+ */
+function recordEt0(
+  store: Store,
+  config: RaincheckConfig,
+  timezone: string,
+  nowEpoch: number,
+): RecordEt0Day[] {
+  const today = localDateOf(nowEpoch, timezone);
+  const to = addLocalDays(today, -JUDGED_DAYS - 1, timezone);
+  const from = addLocalDays(today, -RECORD_DAYS, timezone);
+  const method = config.engine.et0_method as Et0Method;
+  const site = {
+    lat: config.deployment.location.lat,
+    elevation_m: config.deployment.location.elevation_m ?? null,
+  };
+  return store.weatherDays.range(from, to).flatMap((day) => {
+    if (dayOfYearDistance(day.date_local, today) > CLIMATE_HALF_WINDOW_DAYS + JUDGED_DAYS) return [];
+    const et0 = et0OfRecord(day, day.date_local, method, site).et0_mm;
+    return et0 === null ? [] : [{ date_local: day.date_local, et0_mm: et0 }];
+  });
+}
+
+/**
+ * The flow alarms of the last day as the flow monitor stored them
+ * (store/flow-alarms.ts): what the `flow_alarm` detector reads when a
+ * database is mounted, so alarms raised before a restart still count.
+ */
+export function storedFlowAlarms(store: Store, nowEpoch: number): FlowAlarmEvent[] {
+  return store.flowAlarms.listSince(nowEpoch - DAY_S).map((a) => ({
+    zone: a.zone,
+    controller_id: a.controller_id,
+    kind: a.kind,
+    rate_gpm: a.rate_gpm,
+    baseline_gpm: a.baseline_gpm,
+    stopped: a.stopped,
+    epoch: a.epoch,
+  }));
 }
 
 /** Failed dispatches the ledger kept (`dispatch_failed` skip rows). */

@@ -1,4 +1,5 @@
 import { resolvePrecipRate } from '../../agronomy/catalogs/sprinklers';
+import { depthMmOfVolume, volumeGalOfDepth } from '../../agronomy/catalogs/units';
 import type { ZoneConfig } from '../../config/schema';
 import type { RunEvidence } from '../../store/runs';
 
@@ -10,9 +11,6 @@ import type { RunEvidence } from '../../store/runs';
  * Metered water wins: a meter's volume is the run's `volume_gal`, and its
  * depth over the zone's area is `applied_mm` when the area is known.
  */
-
-const SQ_M_PER_SQ_FT = 0.09290304;
-const LITRES_PER_US_GALLON = 3.785411784;
 
 export interface WaterAmount {
   applied_mm: number | null;
@@ -36,7 +34,7 @@ export function waterAmount(zone: ZoneConfig | undefined, openSeconds: number): 
   if (rate === null || openSeconds <= 0) return { applied_mm: rate === null ? null : 0, volume_gal: null };
   const mm = (openSeconds / 3600) * rate;
   const area = zone?.area_sqft;
-  const gallons = area ? (mm * area * SQ_M_PER_SQ_FT) / LITRES_PER_US_GALLON : null;
+  const gallons = area ? volumeGalOfDepth(mm, area) : null;
   return { applied_mm: round(mm, 2), volume_gal: gallons === null ? null : round(gallons, 1) };
 }
 
@@ -55,7 +53,7 @@ export function recordedWater(
   const byRate = waterAmount(zone, openSeconds);
   if (!metered) return { ...byRate, evidence, mean_flow_gpm: null };
   const area = zone?.area_sqft;
-  const depth = area ? (metered.volume_gal * LITRES_PER_US_GALLON) / (area * SQ_M_PER_SQ_FT) : null;
+  const depth = area ? depthMmOfVolume(metered.volume_gal, area) : null;
   return {
     applied_mm: depth === null ? byRate.applied_mm : round(depth, 2),
     volume_gal: round(metered.volume_gal, 1),

@@ -4,7 +4,7 @@ import type { RunRecord } from '../snapshot-schema';
 export type LedgerRow = Pick<
   RunRecord,
   'zone' | 'start_epoch' | 'duration_s' | 'skip_reason' | 'source' | 'status'
->;
+> & { evidence?: string | null; volume_gal?: number | null };
 import type { LocalCalendar } from '../skip/local-days';
 import {
   dailyIrrigation,
@@ -20,8 +20,10 @@ import {
  * `soil/irrigation-evidence.ts` (`runContribution`); here the intervals are
  * unioned per zone (a manual run appears twice: request row and observed
  * hardware row) and split at local midnights so each day gets its own
- * seconds. Depth: gross mm = valve-open hours x the zone's precipitation rate
- * (a row's own `applied_mm` is not summed: it cannot be unioned).
+ * seconds. Depth: gross mm = valve-open hours x the zone's precipitation rate,
+ * or a meter's volume over the zone's area where a metered row covers the
+ * stretch (`grossDepthMm`; a row's own `applied_mm` is not summed: it cannot
+ * be unioned).
  */
 
 export function isWateringEvidence(run: LedgerRow): boolean {
@@ -46,7 +48,13 @@ export interface ZoneLedger {
   ignored_rows: { dry_run: number; skip_marker: number; not_completed: number; other: number };
 }
 
-export function zoneLedger(zone: string, runs: readonly LedgerRow[], cal: LocalCalendar): ZoneLedger {
+/** `areaSqft` (the zone's `area_sqft`) lets a meter's volume set the depth (irrigation-evidence.ts). */
+export function zoneLedger(
+  zone: string,
+  runs: readonly LedgerRow[],
+  cal: LocalCalendar,
+  areaSqft: number | null = null,
+): ZoneLedger {
   const mine = runs.filter((r) => r.zone === zone);
   const ignored = { dry_run: 0, skip_marker: 0, not_completed: 0, other: 0 };
   const raw: Interval[] = [];
@@ -59,7 +67,7 @@ export function zoneLedger(zone: string, runs: readonly LedgerRow[], cal: LocalC
     else ignored.other += 1;
   }
   const intervals = unionIntervals(raw);
-  const irrigation = dailyIrrigation(zone, mine, cal);
+  const irrigation = dailyIrrigation(zone, mine, cal, areaSqft);
   const seconds = new Map([...irrigation].map(([date, day]) => [date, day.seconds]));
   return {
     seconds_by_date: seconds,
@@ -70,9 +78,4 @@ export function zoneLedger(zone: string, runs: readonly LedgerRow[], cal: LocalC
     counted_rows: raw.length,
     ignored_rows: ignored,
   };
-}
-
-/** Gross mm delivered in `seconds` at `rateMmHr`. */
-export function grossMm(seconds: number, rateMmHr: number): number {
-  return (seconds / 3600) * rateMmHr;
 }

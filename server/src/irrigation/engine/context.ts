@@ -1,4 +1,5 @@
 import type { Et0Method } from '../../agronomy/et0';
+import type { Wording } from '../../core/units/quantities';
 import type { DailyEntry } from '../../forecast/types';
 import type { SkipRules } from '../skip/rules';
 import type { LocalCalendar } from '../skip/local-days';
@@ -21,6 +22,8 @@ export interface EngineContext {
   capture_efficiency: number;
   soak_minutes: number;
   rules: SkipRules;
+  /** The reasons' numbers in `deployment.units` (machine fields keep their own units). */
+  say: Wording;
   /** Today and the 6 days after it. */
   dates: string[];
   /** Past local dates with forecast-archive or gauge evidence, oldest first, before today. */

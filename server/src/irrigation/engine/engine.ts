@@ -1,4 +1,5 @@
 import type { Et0Method } from '../../agronomy/et0';
+import { unitSystemOf, wording } from '../../core/units/quantities';
 import type { DailyWeather } from '../../store/weather-days';
 import { rainSourceOf } from '../../weather-record/types';
 import { et0OfRecord, type RecordEt0 } from '../soil/et0-of-day';
@@ -39,7 +40,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   const ctx = buildContext(input);
   const zones = resolveZones(input.config);
   const ledgers = new Map<string, ZoneLedger>(
-    zones.map((z) => [z.slug, zoneLedger(z.slug, input.runs, ctx.cal)]),
+    zones.map((z) => [z.slug, zoneLedger(z.slug, input.runs, ctx.cal, z.config.area_sqft ?? null)]),
   );
   const ledgerOf = (slug: string): ZoneLedger => ledgers.get(slug) as ZoneLedger;
 
@@ -73,6 +74,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     now_epoch: ctx.now,
     timezone: ctx.timezone,
     rules: ctx.rules,
+    units: ctx.say.units,
     weather: input.weather,
     hourly: input.forecast.hourly,
     daily: input.forecast.daily,
@@ -216,6 +218,7 @@ export function buildContext(input: EngineInput): EngineContext {
     capture_efficiency: cfg.engine.capture_efficiency,
     soak_minutes: cfg.engine.soak_minutes,
     rules: effectiveSkipRules(cfg.engine.skip_rules, input.controls),
+    say: wording(unitSystemOf(cfg.deployment.units)),
     dates,
     past_dates,
     daily,

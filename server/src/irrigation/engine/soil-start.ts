@@ -1,5 +1,6 @@
 import type { SoilLedgerRow } from '../../store/soil-ledger';
 import { et0OfRecord } from '../soil/et0-of-day';
+import { grossDepthMm } from '../soil/irrigation-evidence';
 import { stateOfRow, unknownState, type LedgerDayInput, type SoilState } from '../soil/ledger-day';
 import { replayLedger } from '../soil/ledger-replay';
 import type { ZoneLedger } from './applied-water';
@@ -76,8 +77,8 @@ function computeStart(zone: CompleteZone, ctx: EngineContext, ledger: ZoneLedger
     const d = Math.min(taw, Math.max(0, declared.depletion_mm));
     state = { lo: d, hi: d, reason: null, since: null };
   }
-  const seconds = ledger.seconds_by_date.get(ctx.cal.today) ?? 0;
-  const net = (seconds / 3600) * zone.precip_rate_mm_hr * ctx.capture_efficiency;
+  const applied = ledger.irrigation_by_date.get(ctx.cal.today);
+  const net = applied ? grossDepthMm(applied, zone.precip_rate_mm_hr) * ctx.capture_efficiency : 0;
   if (net > 0) state = waterIn(state, net);
   return {
     today: state,

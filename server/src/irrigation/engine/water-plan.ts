@@ -5,10 +5,11 @@ import {
   type CycleSoakPlan,
 } from '../../agronomy/soil/water-balance';
 import { isDormant } from '../../agronomy/catalogs/species';
+import type { Wording } from '../../core/units/quantities';
 import { resolveControls, type ControlResolution } from '../controls/resolve';
 import { sunriseEpoch } from '../schedule/run-window';
 import type { ZoneLedger } from './applied-water';
-import { grossMm } from './applied-water';
+import { grossDepthMm } from '../soil/irrigation-evidence';
 import type { EngineContext } from './context';
 import type { SoilState } from '../soil/ledger-day';
 import {
@@ -140,12 +141,19 @@ export function planZone(
     (date) => ctx.past_rain.get(date) ?? { rain_mm: null, source: 'none' as const },
   );
   const appliedDates = Array.from({ length: 7 }, (_, i) => ctx.cal.addDays(ctx.cal.today, -(6 - i)));
-  const appliedSeconds = appliedDates.reduce((s, date) => s + (ledger.seconds_by_date.get(date) ?? 0), 0);
-  const applied_mm = zone.precip_rate_mm_hr === null ? 0 : grossMm(appliedSeconds, zone.precip_rate_mm_hr);
+  const rate = zone.precip_rate_mm_hr;
+  const applied_mm =
+    rate === null
+      ? 0
+      : appliedDates.reduce((mm, date) => {
+          const day = ledger.irrigation_by_date.get(date);
+          return day ? mm + grossDepthMm(day, rate) : mm;
+        }, 0);
 
   if (!zone.complete) return incompletePlan(zone, ctx, controls, trailing_rain, applied_mm);
 
   const z = zone;
+  const say = ctx.say;
   const eff = ctx.capture_efficiency;
   const taw = z.capacity.taw_mm;
   const raw = z.capacity.raw_mm;
@@ -263,16 +271,16 @@ export function planZone(
       reason = `${z.species} is dormant (7-day mean temperature below its dormancy threshold)`;
     } else if (isSoil && !forced && due.need === 'unknown') {
       code = 'depletion_unknown';
-      reason = `root-zone depletion is only known to lie in ${fmt(range.lo)}..${fmt(range.hi)} mm (${rangeWhy(state)}); by the next session it may or may not pass the trigger of ${fmt(raw)} mm: no water on a guess`;
+      reason = `root-zone depletion is only known to lie in ${say.depthRange(range.lo, range.hi)} (${rangeWhy(state)}); by the next session it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`;
     } else if (isSoil && !forced && due.need === 'not_due') {
       code = 'not_due';
-      reason = `depletion ${describe(range)} mm stays below the trigger (RAW ${fmt(raw)} mm) until the next session (${fmt(due.projected_hi)} mm by then)`;
+      reason = `depletion ${describe(range, say)} stays below the trigger (RAW ${say.depth(raw)}) until the next session (${say.depth(due.projected_hi)} by then)`;
     } else if (!isSoil && !weekly) {
       code = 'weekly_budget_unset';
       reason = 'weekly model needs weekly_budget_in and sessions_per_week on the zone';
     } else if (!isSoil && weekly && !forced && weekly.budget.needed_mm <= 0) {
       code = 'budget_met';
-      reason = `weekly budget met: rain and irrigation cover the ${fmt(weekly.budget.target_mm)} mm target`;
+      reason = `weekly budget met: rain and irrigation cover the ${say.depth(weekly.budget.target_mm)} target`;
     } else if (!isSoil && weekly && !forced && !weekly.session_offsets.includes(d)) {
       code = 'not_session_day';
       reason = `not a session day (sessions every ${weekly.budget.session_spacing_days} day(s))`;
@@ -299,23 +307,23 @@ export function planZone(
       const rainIn = ctx.daily.get(date)?.precip_sum_in ?? 0;
       code = 'session_rain_deferred';
       const threshold = ctx.input.config.engine.session_rain_defer_in;
-      reason = `${rainIn.toFixed(2)} in of rain forecast for ${date} reaches session_rain_defer_in (${threshold.toFixed(2)} in): the session waits for it`;
+      reason = `${say.rain(rainIn)} of rain forecast for ${date} reaches session_rain_defer_in (${say.rain(threshold)}): the session waits for it`;
     } else if (depthMm <= 0) {
       code = forced ? `${control.reason_code}_nothing_missing` : 'forecast_rain_covers';
       reason = forced
         ? `${control.reason}, but no deficit is proven: nothing to refill`
-        : `forecast rain (${fmt(credit)} mm credited) covers the deficit`;
+        : `forecast rain (${say.depth(credit)} credited) covers the deficit`;
     } else {
       code = forced ? control.reason_code : isSoil ? due.kind : 'water';
       reason = forced
         ? control.reason
         : isSoil
-          ? soilReason(due, range, raw, credit, state)
-          : `weekly session: ${fmt(depthMm)} mm`;
+          ? soilReason(due, range, raw, credit, state, say)
+          : `weekly session: ${say.depth(depthMm)}`;
       if (!forced && isSoil && verdict.verdict === 'skip') {
-        rainShortNote = `; ${verdict.reason_code} would skip, but the rain it expects (${fmt(credit)} mm credited) leaves the root zone past its trigger before then`;
+        rainShortNote = `; ${verdict.reason_code} would skip, but the rain it expects (${say.depth(credit)} credited) leaves the root zone past its trigger before then`;
       } else if (!forced && isSoil && sessionRainDefers(date, ctx)) {
-        rainShortNote = `; the rain forecast for ${date} (${fmt(credit)} mm credited) does not cover the need: the rest is watered`;
+        rainShortNote = `; the rain forecast for ${date} (${say.depth(credit)} credited) does not cover the need: the rest is watered`;
       }
     }
 
@@ -460,15 +468,16 @@ function soilReason(
   raw: number,
   credit: number,
   state: SoilState,
+  say: Wording,
 ): string {
-  const creditText = credit > 0 ? `, ${fmt(credit)} mm of forecast rain credited` : '';
+  const creditText = credit > 0 ? `, ${say.depth(credit)} of forecast rain credited` : '';
   if (due.kind === 'cap_carryover') {
-    return `the last session was cut short by max_run_minutes: the remaining ${describe(range)} mm deficit carries into this session${creditText}`;
+    return `the last session was cut short by max_run_minutes: the remaining ${describe(range, say)} deficit carries into this session${creditText}`;
   }
   if (due.kind === 'establishing_refill') {
-    return `depletion lies in ${fmt(range.lo)}..${fmt(range.hi)} mm (${rangeWhy(state)}) and even its lower bound passes the trigger (RAW ${fmt(raw)} mm) before the next session (${fmt(due.projected_lo)} mm): establishing refill to the upper bound ${fmt(range.hi)} mm${creditText}, after which the root zone is known full`;
+    return `depletion lies in ${say.depthRange(range.lo, range.hi)} (${rangeWhy(state)}) and even its lower bound passes the trigger (RAW ${say.depth(raw)}) before the next session (${say.depth(due.projected_lo)}): establishing refill to the upper bound ${say.depth(range.hi)}${creditText}, after which the root zone is known full`;
   }
-  return `depletion ${describe(range)} mm would pass the trigger (RAW ${fmt(raw)} mm) before the next session (${fmt(due.projected_lo)} mm by then): refill to field capacity${creditText}`;
+  return `depletion ${describe(range, say)} would pass the trigger (RAW ${say.depth(raw)}) before the next session (${say.depth(due.projected_lo)} by then): refill to field capacity${creditText}`;
 }
 
 const RANGE_WHY: Record<string, string> = {
@@ -569,12 +578,9 @@ function controlFor(slug: string, date: string, d: number, ctx: EngineContext): 
   });
 }
 
-function fmt(x: number): string {
-  return (Math.round(x * 10) / 10).toFixed(1);
-}
-
-function describe(r: DepletionRange): string {
-  return r.exact !== null ? fmt(r.exact) : `${fmt(r.lo)}..${fmt(r.hi)}`;
+/** A depletion in the owner's units: one number when known, `lo..hi` when a range. */
+function describe(r: DepletionRange, say: Wording): string {
+  return r.exact !== null ? say.depth(r.exact) : say.depthRange(r.lo, r.hi);
 }
 
 export type { CompleteZone };

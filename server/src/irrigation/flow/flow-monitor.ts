@@ -3,6 +3,7 @@ import { zoneMeter, type MeterBinding } from '../../config/flow-meter-binding';
 import type { ControllerStatusEvent, EventBus, FlowReadingEvent } from '../../core/bus';
 import { epochSeconds, type Clock } from '../../core/clock';
 import type { Module } from '../../core/lifecycle';
+import { unitSystemOf, wording, type Wording } from '../../core/units/quantities';
 import type { Logger } from '../../core/logger';
 import type { FlowAlarm, FlowAlarmsRepository } from '../../store/flow-alarms';
 import type { RunsRepository } from '../../store/runs';
@@ -239,7 +240,7 @@ export class FlowMonitor implements Module, RunMeter {
       baseline_gpm: baseline,
       stopped: verdict.stop,
       session_id: run.sessionId,
-      note: alarmNote(verdict.kind, rate, baseline, verdict.stop),
+      note: alarmNote(verdict.kind, rate, baseline, verdict.stop, this.wording()),
     };
     this.record(alarm);
     if (verdict.stop) {
@@ -270,6 +271,11 @@ export class FlowMonitor implements Module, RunMeter {
     });
   }
 
+  /** Alarm notes are sentences: their flows in the owner's units. */
+  private wording(): Wording {
+    return wording(unitSystemOf(this.deps.config()?.config.deployment.units));
+  }
+
   private bindingOf(zone: string): MeterBinding | null {
     const config = this.deps.config()?.config;
     return config ? zoneMeter(config, zone) : null;
@@ -286,10 +292,11 @@ function alarmNote(
   rate: number,
   baseline: number | null,
   stopped: boolean,
+  say: Wording,
 ): string {
-  const flow = `${round(rate, 2)} gal/min`;
+  const flow = say.q('flow_gpm', rate);
   if (kind === 'none') return `no flow (${flow}) with the valve open: it did not open, or the supply is off`;
-  const times = baseline ? ` (${round(rate / baseline, 2)}x its usual ${baseline} gal/min)` : '';
+  const times = baseline ? ` (${round(rate / baseline, 2)}x its usual ${say.q('flow_gpm', baseline)})` : '';
   if (kind === 'high') {
     return `high flow ${flow}${times}: a leak or a broken head${stopped ? '; the zone was stopped' : ''}`;
   }

@@ -116,23 +116,7 @@ export function percent(value: number | null | undefined): number | null {
   return v !== null && v >= 0 && v <= 100 ? v : null;
 }
 
-// ---- Plain-English formatting for reasons ----
-
-export function inches(value: number): string {
-  return `${round(value, 3)} in`;
-}
-
-export function degF(value: number): string {
-  return `${round(value, 1)}°F`;
-}
-
-export function mph(value: number): string {
-  return `${round(value, 1)} mph`;
-}
-
-export function pct(value: number): string {
-  return `${round(value, 1)}%`;
-}
+// ---- Plain-English formatting for reasons (numbers by core/units) ----
 
 /**
  * "0.12 in", or for partial evidence "at least 0.12 in (3 of 4 hours reported)",

@@ -1,11 +1,8 @@
 import type { RaincheckConfig } from '../../config/schema';
+import { wording, type Wording } from '../../core/units/quantities';
 import {
   allOf,
-  degF,
   describeEvidence,
-  inches,
-  mph,
-  pct,
   round,
   compareEvidence,
   toEvidence,
@@ -128,10 +125,14 @@ export interface RainNowInput {
 }
 
 /** Skips when the current rain rate is at or above `rain_now_in_hr`. */
-export function rainNowRule(input: RainNowInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
+export function rainNowRule(
+  input: RainNowInput,
+  rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
+): RuleResult {
   const e = toEvidence(input.intensity_in_hr);
   const t = rules.rain_now_in_hr;
-  const rate = (v: number) => `${round(v, 3)} in/hr`;
+  const rate = say.rate;
   const from = sourceNote(input.source, 'station gauge', "forecast's estimate for this hour", input.measured);
   const inputs = { rain_intensity_in_hr: e.value, source: input.source, rain_now_in_hr: t };
   return decideThreshold('rain_now', compareEvidence(e, '>=', t), inputs, {
@@ -152,15 +153,19 @@ export interface FreezeInput {
 }
 
 /** Skips when the minimum temperature over the scope is at or below `min_temp_f`. */
-export function freezeRule(input: FreezeInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
+export function freezeRule(
+  input: FreezeInput,
+  rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
+): RuleResult {
   const e = toEvidence(input.min_temp_f);
   const t = rules.min_temp_f;
   const where = FREEZE_SCOPE_TEXT[input.scope];
   const inputs = { ...evidenceInputs('min_temp_f', e), scope: input.scope, min_temp_threshold_f: t };
   return decideThreshold('freeze', compareEvidence(e, '<=', t), inputs, {
-    skip: `Freeze risk: the low over ${where} is ${describeEvidence(e, degF)}, at or below the ${degF(t)} minimum.`,
-    pass: `No freeze risk: the low over ${where} is ${describeEvidence(e, degF)}, above the ${degF(t)} minimum.`,
-    unknown: `The temperature forecast for ${where} is ${describeEvidence(e, degF)}; cannot rule out a low at or below ${degF(t)}.`,
+    skip: `Freeze risk: the low over ${where} is ${describeEvidence(e, say.temp)}, at or below the ${say.temp(t)} minimum.`,
+    pass: `No freeze risk: the low over ${where} is ${describeEvidence(e, say.temp)}, above the ${say.temp(t)} minimum.`,
+    unknown: `The temperature forecast for ${where} is ${describeEvidence(e, say.temp)}; cannot rule out a low at or below ${say.temp(t)}.`,
   });
 }
 
@@ -185,6 +190,7 @@ export interface SoilTempProbe {
 export function soilFrostRule(
   probe: SoilTempProbe | null,
   rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
 ): RuleResult {
   const t = rules.frost_skip_soil_f;
   if (probe === null) {
@@ -199,9 +205,9 @@ export function soilFrostRule(
   const e = toEvidence(probe.temp_f);
   const inputs = { soil_temp_f: e.value, probe_configured: true, frost_skip_soil_f: t };
   return decideThreshold('soil_frost', compareEvidence(e, '<=', t), inputs, {
-    skip: `Soil frost: the soil is ${describeEvidence(e, degF)}, at or below ${degF(t)}.`,
-    pass: `No soil frost: the soil is ${describeEvidence(e, degF)}, above ${degF(t)}.`,
-    unknown: `The soil temperature probe reports no reading; cannot rule out soil at or below ${degF(t)}.`,
+    skip: `Soil frost: the soil is ${describeEvidence(e, say.temp)}, at or below ${say.temp(t)}.`,
+    pass: `No soil frost: the soil is ${describeEvidence(e, say.temp)}, above ${say.temp(t)}.`,
+    unknown: `The soil temperature probe reports no reading; cannot rule out soil at or below ${say.temp(t)}.`,
   });
 }
 
@@ -215,15 +221,19 @@ export interface WindNowInput {
 }
 
 /** Skips when the current wind is above `max_wind_mph`. */
-export function windNowRule(input: WindNowInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
+export function windNowRule(
+  input: WindNowInput,
+  rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
+): RuleResult {
   const e = toEvidence(input.wind_mph);
   const t = rules.max_wind_mph;
   const from = sourceNote(input.source, 'station', 'forecast for this hour', input.measured);
   const inputs = { wind_mph: e.value, source: input.source, max_wind_mph: t };
   return decideThreshold('wind_now', compareEvidence(e, '>', t), inputs, {
-    skip: `Too windy now: ${describeEvidence(e, mph)}${from} is above the ${mph(t)} limit.`,
-    pass: `Wind now ${describeEvidence(e, mph)}${from} is within the ${mph(t)} limit.`,
-    unknown: `No current wind reading from a station or the forecast; cannot confirm it is at or below ${mph(t)}.`,
+    skip: `Too windy now: ${describeEvidence(e, say.wind)}${from} is above the ${say.wind(t)} limit.`,
+    pass: `Wind now ${describeEvidence(e, say.wind)}${from} is within the ${say.wind(t)} limit.`,
+    unknown: `No current wind reading from a station or the forecast; cannot confirm it is at or below ${say.wind(t)}.`,
   });
 }
 
@@ -242,11 +252,12 @@ export interface WindForecastInput {
 export function windForecastRule(
   input: WindForecastInput,
   rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
 ): RuleResult {
   const e = toEvidence(input.max_wind_mph);
   const limit = rules.max_wind_mph + rules.wind_forecast_slack_mph;
   const where = input.scope === 'run_window' ? 'the run window' : 'the day';
-  const limitText = `${mph(limit)} (${mph(rules.max_wind_mph)} + ${mph(rules.wind_forecast_slack_mph)} slack)`;
+  const limitText = `${say.wind(limit)} (${say.wind(rules.max_wind_mph)} + ${say.wind(rules.wind_forecast_slack_mph)} slack)`;
   const inputs = {
     ...evidenceInputs('max_wind_mph', e),
     scope: input.scope,
@@ -254,9 +265,9 @@ export function windForecastRule(
     wind_forecast_slack_mph: rules.wind_forecast_slack_mph,
   };
   return decideThreshold('wind_forecast', compareEvidence(e, '>', limit), inputs, {
-    skip: `Windy forecast: peak wind over ${where} is ${describeEvidence(e, mph)}, above ${limitText}.`,
-    pass: `Forecast peak wind over ${where} is ${describeEvidence(e, mph)}, within ${limitText}.`,
-    unknown: `Wind forecast for ${where} is ${describeEvidence(e, mph)}; cannot confirm it stays within ${limitText}.`,
+    skip: `Windy forecast: peak wind over ${where} is ${describeEvidence(e, say.wind)}, above ${limitText}.`,
+    pass: `Forecast peak wind over ${where} is ${describeEvidence(e, say.wind)}, within ${limitText}.`,
+    unknown: `Wind forecast for ${where} is ${describeEvidence(e, say.wind)}; cannot confirm it stays within ${limitText}.`,
   });
 }
 
@@ -271,7 +282,11 @@ export interface AlreadyWetInput {
 }
 
 /** Skips when rain fallen today is at or above `already_wet_in`. */
-export function alreadyWetRule(input: AlreadyWetInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
+export function alreadyWetRule(
+  input: AlreadyWetInput,
+  rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
+): RuleResult {
   const e = toEvidence(input.rain_today_in);
   const t = rules.already_wet_in;
   const from = sourceNote(
@@ -282,9 +297,9 @@ export function alreadyWetRule(input: AlreadyWetInput, rules: SkipRules = DEFAUL
   );
   const inputs = { ...evidenceInputs('rain_today_in', e), source: input.source, already_wet_in: t };
   return decideThreshold('already_wet', compareEvidence(e, '>=', t), inputs, {
-    skip: `Already wet: ${describeEvidence(e, inches)} of rain today${from}, at or above ${inches(t)}.`,
-    pass: `${describeEvidence(e, inches)} of rain today${from}, below the ${inches(t)} already-wet threshold.`,
-    unknown: `Rain so far today is ${describeEvidence(e, inches)} (no gauge reading and no complete model hours); cannot confirm it is below ${inches(t)}.`,
+    skip: `Already wet: ${describeEvidence(e, say.rain)} of rain today${from}, at or above ${say.rain(t)}.`,
+    pass: `${describeEvidence(e, say.rain)} of rain today${from}, below the ${say.rain(t)} already-wet threshold.`,
+    unknown: `Rain so far today is ${describeEvidence(e, say.rain)} (no gauge reading and no complete model hours); cannot confirm it is below ${say.rain(t)}.`,
   });
 }
 
@@ -299,14 +314,15 @@ export interface RainTodayForecastInput {
 export function rainTodayForecastRule(
   input: RainTodayForecastInput,
   rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
 ): RuleResult {
   const e = toEvidence(input.rain_today_forecast_in);
   const t = rules.rain_skip_in;
   const inputs = { rain_today_forecast_in: e.value, rain_skip_in: t };
   return decideThreshold('rain_today_forecast', compareEvidence(e, '>=', t), inputs, {
-    skip: `Rain forecast today: ${describeEvidence(e, inches)} expected (forecast, not measured), at or above ${inches(t)}.`,
-    pass: `Today's rain forecast is ${describeEvidence(e, inches)}, below ${inches(t)}.`,
-    unknown: `Today's rain forecast is unavailable; cannot confirm it is below ${inches(t)}.`,
+    skip: `Rain forecast today: ${describeEvidence(e, say.rain)} expected (forecast, not measured), at or above ${say.rain(t)}.`,
+    pass: `Today's rain forecast is ${describeEvidence(e, say.rain)}, below ${say.rain(t)}.`,
+    unknown: `Today's rain forecast is unavailable; cannot confirm it is below ${say.rain(t)}.`,
   });
 }
 
@@ -316,14 +332,18 @@ export interface RainNext4hInput {
 }
 
 /** Skips when forecast rain over the next 4 hours is at or above `rain_next_4h_skip_in`. */
-export function rainNext4hRule(input: RainNext4hInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
+export function rainNext4hRule(
+  input: RainNext4hInput,
+  rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
+): RuleResult {
   const e = toEvidence(input.rain_next_4h_in);
   const t = rules.rain_next_4h_skip_in;
   const inputs = { ...evidenceInputs('rain_next_4h_in', e), rain_next_4h_skip_in: t };
   return decideThreshold('rain_next_4h', compareEvidence(e, '>=', t), inputs, {
-    skip: `Rain expected within 4 hours: ${describeEvidence(e, inches)} forecast, at or above ${inches(t)}.`,
-    pass: `Forecast rain in the next 4 hours is ${describeEvidence(e, inches)}, below ${inches(t)}.`,
-    unknown: `Forecast rain for the next 4 hours is ${describeEvidence(e, inches)}; a gap cannot prove it stays below ${inches(t)}.`,
+    skip: `Rain expected within 4 hours: ${describeEvidence(e, say.rain)} forecast, at or above ${say.rain(t)}.`,
+    pass: `Forecast rain in the next 4 hours is ${describeEvidence(e, say.rain)}, below ${say.rain(t)}.`,
+    unknown: `Forecast rain for the next 4 hours is ${describeEvidence(e, say.rain)}; a gap cannot prove it stays below ${say.rain(t)}.`,
   });
 }
 
@@ -343,6 +363,7 @@ export interface TomorrowRainInput {
 export function tomorrowRainRule(
   input: TomorrowRainInput,
   rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
 ): RuleResult {
   const amount = toEvidence(input.rain_tomorrow_in);
   const weighted = weightedAmount(amount, input.rain_tomorrow_prob_pct);
@@ -352,8 +373,8 @@ export function tomorrowRainRule(
     amount.value === null
       ? 'no forecast amount'
       : prob === null
-        ? `${inches(amount.value)} forecast, no probability given`
-        : `${inches(amount.value)} x ${pct(prob)} chance`;
+        ? `${say.rain(amount.value)} forecast, no probability given`
+        : `${say.rain(amount.value)} x ${say.pct(prob)} chance`;
   const inputs = {
     rain_tomorrow_in: amount.value,
     rain_tomorrow_prob_pct: prob,
@@ -362,9 +383,9 @@ export function tomorrowRainRule(
     rain_skip_in: t,
   };
   return decideThreshold('tomorrow_rain', compareEvidence(weighted, '>=', t), inputs, {
-    skip: `Rain tomorrow: ${describeEvidence(weighted, inches)} weighted (${detail}), at or above ${inches(t)}.`,
-    pass: `Tomorrow's weighted rain is ${describeEvidence(weighted, inches)} (${detail}), below ${inches(t)}.`,
-    unknown: `Tomorrow's weighted rain is ${describeEvidence(weighted, inches)} (${detail}); cannot confirm it is below ${inches(t)}.`,
+    skip: `Rain tomorrow: ${describeEvidence(weighted, say.rain)} weighted (${detail}), at or above ${say.rain(t)}.`,
+    pass: `Tomorrow's weighted rain is ${describeEvidence(weighted, say.rain)} (${detail}), below ${say.rain(t)}.`,
+    unknown: `Tomorrow's weighted rain is ${describeEvidence(weighted, say.rain)} (${detail}); cannot confirm it is below ${say.rain(t)}.`,
   });
 }
 
@@ -378,19 +399,23 @@ export interface Rain3DayInput {
  * `rain_3day_factor x rain_skip_in`: a wider window is a weaker signal, so it
  * needs more rain than the 1-day rule.
  */
-export function rain3DayRule(input: Rain3DayInput, rules: SkipRules = DEFAULT_SKIP_RULES): RuleResult {
+export function rain3DayRule(
+  input: Rain3DayInput,
+  rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
+): RuleResult {
   const e = toEvidence(input.rain_3day_weighted_in);
   const t = round(rules.rain_3day_factor * rules.rain_skip_in, 6);
-  const thresholdText = `${inches(t)} (${rules.rain_3day_factor} x ${inches(rules.rain_skip_in)})`;
+  const thresholdText = `${say.rain(t)} (${rules.rain_3day_factor} x ${say.rain(rules.rain_skip_in)})`;
   const inputs = {
     ...evidenceInputs('rain_3day_weighted_in', e),
     rain_3day_factor: rules.rain_3day_factor,
     rain_skip_in: rules.rain_skip_in,
   };
   return decideThreshold('rain_3day', compareEvidence(e, '>=', t), inputs, {
-    skip: `Heavy rain in the next 3 days: ${describeEvidence(e, inches, 'days')} weighted, at or above ${thresholdText}.`,
-    pass: `Weighted rain over the next 3 days is ${describeEvidence(e, inches, 'days')}, below ${thresholdText}.`,
-    unknown: `Weighted rain over the next 3 days is ${describeEvidence(e, inches, 'days')}; cannot confirm it is below ${thresholdText}.`,
+    skip: `Heavy rain in the next 3 days: ${describeEvidence(e, say.rain, 'days')} weighted, at or above ${thresholdText}.`,
+    pass: `Weighted rain over the next 3 days is ${describeEvidence(e, say.rain, 'days')}, below ${thresholdText}.`,
+    unknown: `Weighted rain over the next 3 days is ${describeEvidence(e, say.rain, 'days')}; cannot confirm it is below ${thresholdText}.`,
   });
 }
 
@@ -422,6 +447,7 @@ export interface HeatAdvisoryInput {
 export function heatAdvisoryRule(
   input: HeatAdvisoryInput,
   rules: SkipRules = DEFAULT_SKIP_RULES,
+  say: Wording = wording(),
 ): RuleResult {
   const temp = toEvidence(input.temp_max_3day_f);
   const humidity = toEvidence(input.humidity_pct);
@@ -439,14 +465,14 @@ export function heatAdvisoryRule(
   const parts: { tri: Tri; yes: string; no: string; unknown: string }[] = [
     {
       tri: compareEvidence(temp, '>=', rules.heat_advisory_temp_f),
-      yes: `3-day high ${describeEvidence(temp, degF, 'days')} at or above ${degF(rules.heat_advisory_temp_f)}`,
-      no: `3-day high ${describeEvidence(temp, degF, 'days')} is below ${degF(rules.heat_advisory_temp_f)}`,
-      unknown: `3-day high is ${describeEvidence(temp, degF, 'days')}`,
+      yes: `3-day high ${describeEvidence(temp, say.temp, 'days')} at or above ${say.temp(rules.heat_advisory_temp_f)}`,
+      no: `3-day high ${describeEvidence(temp, say.temp, 'days')} is below ${say.temp(rules.heat_advisory_temp_f)}`,
+      unknown: `3-day high is ${describeEvidence(temp, say.temp, 'days')}`,
     },
     {
       tri: compareEvidence(humidity, '>=', rules.heat_advisory_humidity_pct),
-      yes: `humidity ${describeEvidence(humidity, pct)} at or above ${pct(rules.heat_advisory_humidity_pct)}`,
-      no: `humidity ${describeEvidence(humidity, pct)} is below ${pct(rules.heat_advisory_humidity_pct)}`,
+      yes: `humidity ${describeEvidence(humidity, say.pct)} at or above ${say.pct(rules.heat_advisory_humidity_pct)}`,
+      no: `humidity ${describeEvidence(humidity, say.pct)} is below ${say.pct(rules.heat_advisory_humidity_pct)}`,
       unknown: 'humidity is unknown',
     },
     {
@@ -457,9 +483,9 @@ export function heatAdvisoryRule(
     },
     {
       tri: compareEvidence(rain, '<', rainLimit),
-      yes: `weighted 3-day rain ${describeEvidence(rain, inches, 'days')} below ${inches(rainLimit)}`,
-      no: `weighted 3-day rain ${describeEvidence(rain, inches, 'days')} is not below ${inches(rainLimit)}`,
-      unknown: `weighted 3-day rain is ${describeEvidence(rain, inches, 'days')}`,
+      yes: `weighted 3-day rain ${describeEvidence(rain, say.rain, 'days')} below ${say.rain(rainLimit)}`,
+      no: `weighted 3-day rain ${describeEvidence(rain, say.rain, 'days')} is not below ${say.rain(rainLimit)}`,
+      unknown: `weighted 3-day rain is ${describeEvidence(rain, say.rain, 'days')}`,
     },
   ];
   const inputs = {

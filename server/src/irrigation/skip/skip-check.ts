@@ -1,4 +1,5 @@
 import type { DailyEntry, HourlyEntry } from '../../forecast/types';
+import { wording, type UnitSystem } from '../../core/units/quantities';
 import type { WeatherSnapshot } from '../../weather/snapshot';
 import { finite, nonNegative, percent, round, valueOf, type Evidence } from './evidence';
 import { localCalendar, type LocalCalendar } from './local-days';
@@ -112,6 +113,8 @@ export interface SkipCheckInput {
   timezone: string;
   /** `engine.skip_rules`; spec 2.6 defaults when omitted. */
   rules?: SkipRules;
+  /** `deployment.units`: the reasons' numbers (imperial when omitted); machine fields keep theirs. */
+  units?: UnitSystem;
   unknown_policy?: UnknownPolicy;
   /** The merged live weather snapshot (spec 2.2), or null when there is none. */
   weather: WeatherSnapshot | null;
@@ -237,6 +240,7 @@ export interface SevenDayVerdict {
 export function evaluateSkipCheck(input: SkipCheckInput): SkipCheck {
   const d = derive(input);
   const rules = d.rules;
+  const say = wording(input.units);
   const results: RuleResult[] = [
     pausedRule({ pause_until_epoch: d.pauseUntil, at_epoch: d.now, timezone: input.timezone }),
     rainNowRule(
@@ -246,14 +250,16 @@ export function evaluateSkipCheck(input: SkipCheckInput): SkipCheck {
         measured: d.measured('rain_intensity_in_hr'),
       },
       rules,
+      say,
     ),
-    freezeRule({ min_temp_f: d.freeze.evidence, scope: d.freeze.scope }, rules),
-    soilFrostRule(input.soil_temp_probe ?? null, rules),
+    freezeRule({ min_temp_f: d.freeze.evidence, scope: d.freeze.scope }, rules, say),
+    soilFrostRule(input.soil_temp_probe ?? null, rules, say),
     windNowRule(
       { wind_mph: d.windNow.evidence, source: d.windNow.source, measured: d.measured('wind_avg_mph') },
       rules,
+      say,
     ),
-    windForecastRule({ max_wind_mph: d.windForecast.evidence, scope: d.windForecast.scope }, rules),
+    windForecastRule({ max_wind_mph: d.windForecast.evidence, scope: d.windForecast.scope }, rules, say),
     alreadyWetRule(
       {
         rain_today_in: d.rainSoFar.evidence,
@@ -261,11 +267,16 @@ export function evaluateSkipCheck(input: SkipCheckInput): SkipCheck {
         measured: d.measured('rain_in_today'),
       },
       rules,
+      say,
     ),
-    rainTodayForecastRule({ rain_today_forecast_in: d.rainTodayForecast }, rules),
-    rainNext4hRule({ rain_next_4h_in: d.rainNext4h }, rules),
-    tomorrowRainRule({ rain_tomorrow_in: d.rainTomorrow, rain_tomorrow_prob_pct: d.rainTomorrowProb }, rules),
-    rain3DayRule({ rain_3day_weighted_in: d.rain3dayWeighted }, rules),
+    rainTodayForecastRule({ rain_today_forecast_in: d.rainTodayForecast }, rules, say),
+    rainNext4hRule({ rain_next_4h_in: d.rainNext4h }, rules, say),
+    tomorrowRainRule(
+      { rain_tomorrow_in: d.rainTomorrow, rain_tomorrow_prob_pct: d.rainTomorrowProb },
+      rules,
+      say,
+    ),
+    rain3DayRule({ rain_3day_weighted_in: d.rain3dayWeighted }, rules, say),
     heatAdvisoryRule(
       {
         temp_max_3day_f: d.tempMax3day,
@@ -274,6 +285,7 @@ export function evaluateSkipCheck(input: SkipCheckInput): SkipCheck {
         rain_3day_weighted_in: d.rain3dayWeighted,
       },
       rules,
+      say,
     ),
   ];
   const decision = decideVerdict(results, d.policy);
@@ -411,6 +423,7 @@ export function sevenDayVerdicts(input: SkipCheckInput, today?: SkipCheck): Seve
   const live = today ?? evaluateSkipCheck(input);
   const byDate = indexDaily(input.daily);
   const rules = d.rules;
+  const say = wording(input.units);
   const wetIn = significantRainIn(rules);
   const past = pastRainNewestFirst(input.past_rain ?? [], d.cal, d.cal.today, DRY_DAYS_LOOKBACK);
 
@@ -437,17 +450,18 @@ export function sevenDayVerdicts(input: SkipCheckInput, today?: SkipCheck): Seve
           at_epoch: d.cal.dayStart(date),
           timezone: input.timezone,
         }),
-        freezeRule({ min_temp_f: minTempOverDays(input.daily, [date]), scope: 'day' }, rules),
-        windForecastRule({ max_wind_mph: dayWind(input, d.cal, date), scope: 'day' }, rules),
-        rainTodayForecastRule({ rain_today_forecast_in: precip }, rules),
+        freezeRule({ min_temp_f: minTempOverDays(input.daily, [date]), scope: 'day' }, rules, say),
+        windForecastRule({ max_wind_mph: dayWind(input, d.cal, date), scope: 'day' }, rules, say),
+        rainTodayForecastRule({ rain_today_forecast_in: precip }, rules, say),
         tomorrowRainRule(
           {
             rain_tomorrow_in: rainOnDay(input.daily, next),
             rain_tomorrow_prob_pct: rainProbOnDay(input.daily, next),
           },
           rules,
+          say,
         ),
-        rain3DayRule({ rain_3day_weighted_in: rain3dayWeighted }, rules),
+        rain3DayRule({ rain_3day_weighted_in: rain3dayWeighted }, rules, say),
         heatAdvisoryRule(
           {
             temp_max_3day_f: maxTempOverDays(input.daily, consecutiveDates(d.cal, date, 3)),
@@ -456,6 +470,7 @@ export function sevenDayVerdicts(input: SkipCheckInput, today?: SkipCheck): Seve
             rain_3day_weighted_in: rain3dayWeighted,
           },
           rules,
+          say,
         ),
       ];
       decision = decideVerdict(results, d.policy);

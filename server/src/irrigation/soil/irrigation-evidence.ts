@@ -1,10 +1,12 @@
+import { depthMmOfVolume } from '../../agronomy/catalogs/units';
+import type { IrrigationBasisKind } from '../../store/soil-ledger';
 import type { RunRecord } from '../snapshot-schema';
 import type { LocalCalendar } from '../skip/local-days';
 
 /**
  * What one run record contributes to the soil: THE place that decides it
  * (spec 3 run evidence rules). Both the engine's applied water and the soil
- * ledger read runs only through `runContribution`.
+ * ledger read runs only through `runContribution` and `dailyIrrigation`.
  *
  * - Watering evidence is a row with status `completed`, no skip reason and
  *   source `ha_refresher`, `manual` or `manual:<id>`, open for a positive
@@ -20,20 +22,37 @@ import type { LocalCalendar } from '../skip/local-days';
  *   say counts as `observed`, what the run ledger records today. The ledger
  *   keeps the weakest kind of each day's water, so a day watered only on the
  *   word of a command says so.
+ *
+ * How much water (the depth basis), per union cluster (a maximal stretch of
+ * overlapping or touching intervals of one zone):
+ * - `meter`: a `metered` row's interval covers the whole cluster and the
+ *   zone's `area_sqft` is known. The meter measured everything that flowed
+ *   through the zone in that interval, so the cluster's gross depth is that
+ *   row's `volume_gal` over the area, once, whatever other rows lie inside it
+ *   (the request row and the observer's hardware row of one run cover the
+ *   same seconds; when both carry the reading, one is taken: the largest).
+ * - `rate`: otherwise, open seconds x the zone's precipitation rate: no
+ *   metered row, no area, or a stretch of the cluster no metered row covers
+ *   (an unmetered run sticking out of a metered one, or two metered rows that
+ *   only partly overlap, whose volumes would count the shared seconds twice).
+ * A cluster that crosses local midnight splits its metered depth between the
+ * days in proportion to its seconds in each.
  */
 
 export type IrrigationEvidence = 'metered' | 'observed' | 'commanded';
 
-/** The run-record fields the soil reads; `evidence` is optional until run records carry it. */
+/** The run-record fields the soil reads; `evidence` and `volume_gal` are optional (older rows). */
 export type EvidenceRow = Pick<
   RunRecord,
   'zone' | 'start_epoch' | 'duration_s' | 'skip_reason' | 'source' | 'status'
-> & { evidence?: string | null };
+> & { evidence?: string | null; volume_gal?: number | null };
 
 export interface RunContribution {
   start: number;
   end: number;
   evidence: IrrigationEvidence;
+  /** The meter's volume over [start, end), US gal; null unless the row is `metered`. */
+  metered_gal: number | null;
 }
 
 const WATERING_SOURCE = /^(?:ha_refresher|manual(?::\S+)?)$/;
@@ -43,7 +62,17 @@ export function runContribution(run: EvidenceRow): RunContribution | null {
   if (run.status !== 'completed' || run.skip_reason !== null || !WATERING_SOURCE.test(run.source))
     return null;
   if (!Number.isFinite(run.duration_s) || run.duration_s <= 0) return null;
-  return { start: run.start_epoch, end: run.start_epoch + run.duration_s, evidence: evidenceOf(run) };
+  const evidence = evidenceOf(run);
+  const volume = run.volume_gal;
+  return {
+    start: run.start_epoch,
+    end: run.start_epoch + run.duration_s,
+    evidence,
+    metered_gal:
+      evidence === 'metered' && typeof volume === 'number' && Number.isFinite(volume) && volume >= 0
+        ? volume
+        : null,
+  };
 }
 
 function evidenceOf(run: EvidenceRow): IrrigationEvidence {
@@ -59,28 +88,59 @@ export interface DayIrrigation {
   /** Valve-open seconds of the local day (union of intervals). */
   seconds: number;
   evidence: IrrigationEvidence;
+  /** Seconds whose depth is open time x the zone's rate (clusters without a covering meter reading). */
+  rate_seconds: number;
+  /** Gross depth the meter measured (clusters with a covering reading), mm. */
+  metered_mm: number;
+  /** The metered volume behind `metered_mm`, US gal. */
+  metered_gal: number;
+}
+
+/** A day's gross depth: the metered clusters' depth plus the rest at the zone's rate. */
+export function grossDepthMm(day: DayIrrigation, rateMmHr: number): number {
+  return day.metered_mm + (day.rate_seconds / 3600) * rateMmHr;
+}
+
+/** How a day's gross depth was reckoned (stored on its soil ledger row). */
+export function depthBasis(day: DayIrrigation | undefined): IrrigationBasisKind {
+  if (!day || day.seconds <= 0) return 'none';
+  const metered = day.seconds - day.rate_seconds > 0;
+  if (!metered) return 'rate';
+  return day.rate_seconds > 0 ? 'meter_and_rate' : 'meter';
 }
 
 /**
  * Per local date of one zone: the union of its watering intervals split at
- * local midnights, with the weakest evidence kind of the runs that day.
+ * local midnights, the depth basis of each stretch, and the weakest evidence
+ * kind of the runs that day. `areaSqft` (the zone's `area_sqft`) turns a
+ * meter's volume into depth; without it every stretch is reckoned by rate.
  */
 export function dailyIrrigation(
   zone: string,
   runs: readonly EvidenceRow[],
   cal: Pick<LocalCalendar, 'dateOf' | 'dayEnd'>,
+  areaSqft: number | null = null,
 ): Map<string, DayIrrigation> {
   const parts = runs
     .filter((r) => r.zone === zone)
     .map(runContribution)
     .filter((c): c is RunContribution => c !== null);
   const out = new Map<string, DayIrrigation>();
-  for (const [a, b] of unionIntervals(parts.map((p) => [p.start, p.end] as const))) {
-    for (let t = a; t < b;) {
+  for (const cluster of clustersOf(parts)) {
+    const gallons = meteredVolume(cluster, areaSqft);
+    const span = cluster.end - cluster.start;
+    for (let t = cluster.start; t < cluster.end;) {
       const date = cal.dateOf(t);
-      const end = Math.min(b, cal.dayEnd(date));
-      const prev = out.get(date);
-      out.set(date, { seconds: (prev?.seconds ?? 0) + (end - t), evidence: prev?.evidence ?? 'metered' });
+      const end = Math.min(cluster.end, cal.dayEnd(date));
+      const day = out.get(date) ?? emptyDay();
+      const seconds = end - t;
+      day.seconds += seconds;
+      if (gallons === null || areaSqft === null) day.rate_seconds += seconds;
+      else {
+        day.metered_gal += (gallons * seconds) / span;
+        day.metered_mm += depthMmOfVolume((gallons * seconds) / span, areaSqft);
+      }
+      out.set(date, day);
       t = end;
     }
   }
@@ -91,6 +151,39 @@ export function dailyIrrigation(
     }
   }
   return out;
+}
+
+function emptyDay(): DayIrrigation {
+  return { seconds: 0, evidence: 'metered', rate_seconds: 0, metered_mm: 0, metered_gal: 0 };
+}
+
+interface Cluster {
+  start: number;
+  end: number;
+  members: RunContribution[];
+}
+
+/** Maximal stretches of overlapping or touching intervals, with the rows in each. */
+function clustersOf(parts: readonly RunContribution[]): Cluster[] {
+  const sorted = [...parts].sort((x, y) => x.start - y.start || x.end - y.end);
+  const out: Cluster[] = [];
+  for (const part of sorted) {
+    const last = out[out.length - 1];
+    if (last && part.start <= last.end) {
+      last.end = Math.max(last.end, part.end);
+      last.members.push(part);
+    } else out.push({ start: part.start, end: part.end, members: [part] });
+  }
+  return out;
+}
+
+/** The cluster's metered volume: a metered row covering all of it (the largest reading), else null. */
+function meteredVolume(cluster: Cluster, areaSqft: number | null): number | null {
+  if (areaSqft === null || !(areaSqft > 0)) return null;
+  const covering = cluster.members
+    .filter((m) => m.metered_gal !== null && m.start <= cluster.start && m.end >= cluster.end)
+    .map((m) => m.metered_gal as number);
+  return covering.length > 0 ? Math.max(...covering) : null;
 }
 
 export type Interval = readonly [number, number];

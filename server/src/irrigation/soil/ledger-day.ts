@@ -7,7 +7,7 @@ import { rainSourceOf } from '../../weather-record/types';
 import { monthOf } from '../engine/et0-days';
 import type { CompleteZone } from '../engine/zone-inputs';
 import type { RecordEt0 } from './et0-of-day';
-import type { DayIrrigation } from './irrigation-evidence';
+import { depthBasis, grossDepthMm, type DayIrrigation } from './irrigation-evidence';
 
 /**
  * One zone, one closed local day of the soil ledger (pure): the day's
@@ -69,8 +69,10 @@ export function ledgerDay(
         since: null,
       }
     : start;
-  const seconds = input.irrigation?.seconds ?? 0;
-  const gross = (seconds / 3600) * zone.precip_rate_mm_hr;
+  const irrigation = input.irrigation;
+  const seconds = irrigation?.seconds ?? 0;
+  const gross = irrigation ? grossDepthMm(irrigation, zone.precip_rate_mm_hr) : 0;
+  const basis = depthBasis(irrigation);
   const net = gross * settings.capture_efficiency;
   const rain = input.weather?.rain_mm ?? null;
   const kc = kcOf(zone, input.date, settings.lat);
@@ -103,7 +105,8 @@ export function ledgerDay(
     irrigation_seconds: Math.round(seconds),
     irrigation_gross_mm: r3(gross),
     irrigation_net_mm: r3(net),
-    irrigation_evidence: seconds > 0 ? (input.irrigation?.evidence ?? 'observed') : 'none',
+    irrigation_evidence: seconds > 0 ? (irrigation?.evidence ?? 'observed') : 'none',
+    irrigation_basis: basis,
     drainage_mm: r3n(day.drainage_mm),
     depletion_mm: exact ? r3(day.end.lo) : null,
     depletion_range_mm: exact ? null : [r3(day.end.lo), r3(day.end.hi)],
@@ -117,6 +120,7 @@ export function ledgerDay(
       et0_reason: input.et0.reason,
       et0_inputs: input.et0.inputs,
       anchor: declared ? { source: declared.source, depletion_mm: r3(declared.depletion_mm) } : null,
+      irrigation_metered_gal: irrigation && basis.startsWith('meter') ? r3(irrigation.metered_gal) : null,
     },
   };
   // The next day starts from the row as stored (rounded), so a restart that reads it back

@@ -29,8 +29,8 @@ import { probeChannel, probeDeclarations } from './probe-state';
  *   the days from the earliest one that changed; older days are final. A
  *   declared state replays from its date, however old.
  * - A zone whose soil parameters changed (species, soil, root depth, MAD, rain
- *   cap, sun, rate, capture efficiency, ET0 method, site) is replayed whole
- *   from the record's first day, from an unknown start.
+ *   cap, sun, rate, area (metered depth), capture efficiency, ET0 method,
+ *   site) is replayed whole from the record's first day, from an unknown start.
  * - Idempotent and crash-safe: rows are recomputed from evidence, never
  *   incremented, and a zone's rewrite is one transaction.
  *
@@ -203,7 +203,7 @@ export class SoilLedgerService implements Module {
     for (let d = from; d <= to; d = cal.addDays(d, 1)) dates.push(d);
     const weather = new Map(this.deps.record.days(from, to).map((w) => [w.date_local, w]));
     const runs = store.runs.listWindow(cal.dayStart(from), cal.dayEnd(to), zone.slug);
-    const irrigation = dailyIrrigation(zone.slug, runs, cal);
+    const irrigation = dailyIrrigation(zone.slug, runs, cal, zone.config.area_sqft ?? null);
     const declarations = latestByDate([
       ...store.soilStates.range(zone.slug, from, to),
       ...this.probeStates(zone, cal, dates),
@@ -303,6 +303,7 @@ function paramsSignature(zone: CompleteZone, applied: AppliedConfig): string {
     zone.rain_cap_mm,
     zone.sun_factor,
     zone.precip_rate_mm_hr,
+    zone.config.area_sqft ?? null,
     applied.config.engine.capture_efficiency,
     applied.config.engine.et0_method,
     location.lat,

@@ -1,12 +1,27 @@
+import type { Et0Method } from '../../agronomy/et0';
 import type { RaincheckConfig } from '../../config/schema';
+import type { RunRecord } from '../../store/runs';
+import type { SoilLedgerRow } from '../../store/soil-ledger';
 import type { Store } from '../../store/store';
+import type { DailyWeather } from '../../store/weather-days';
+import { resolveZones, type ResolvedZone } from '../engine/zone-inputs';
 import { DAYS_RULES } from '../history/query';
 import { DAY_S } from '../history/window';
-import type { TuningEvidenceProviders, TuningWindow, ZoneDecisionDay, ZoneEvidence } from './evidence';
+import { addLocalDays, localDateOf } from '../schedule/local-date';
+import { et0OfRecord } from '../soil/et0-of-day';
+import type {
+  MeteredRun,
+  SoilLedgerDay,
+  TuningEvidenceProviders,
+  TuningWindow,
+  WeatherRecordDay,
+  ZoneDecisionDay,
+  ZoneEvidence,
+} from './evidence';
 
 /**
  * Fills each zone's evidence bundle from the store (one read per table for
- * all zones) and the optional providers. The only impure part of tuning.
+ * all zones) and the ledger providers. The only impure part of tuning.
  */
 
 /** Spec 8: tuning `days` default 14, clamp 7..30 (also `window_days` on apply). */
@@ -18,7 +33,23 @@ export function clampWindowDays(days: number | undefined): number {
 }
 
 export function tuningWindow(nowEpoch: number, days: number, timezone: string): TuningWindow {
-  return { days, from_epoch: nowEpoch - days * DAY_S, to_epoch: nowEpoch, timezone };
+  const today = localDateOf(nowEpoch, timezone);
+  return {
+    days,
+    from_epoch: nowEpoch - days * DAY_S,
+    to_epoch: nowEpoch,
+    timezone,
+    first_date: addLocalDays(today, -days, timezone),
+    last_date: addLocalDays(today, -1, timezone),
+  };
+}
+
+/** The providers of a store: its soil ledger and daily weather record (main.ts wires these). */
+export function storeEvidenceProviders(store: Store): Required<TuningEvidenceProviders> {
+  return {
+    soilLedger: (zone, from, to) => store.soilLedger.range(zone, from, to),
+    weatherRecord: (from, to) => store.weatherDays.range(from, to),
+  };
 }
 
 export function gatherEvidence(
@@ -27,11 +58,17 @@ export function gatherEvidence(
   window: TuningWindow,
   providers: TuningEvidenceProviders = {},
 ): ZoneEvidence[] {
-  const { from_epoch: from, to_epoch: to } = window;
+  const { from_epoch: from, to_epoch: to, first_date: first, last_date: last } = window;
   const runs = store.runs.listWindow(from, to);
   const sessions = store.sessionPlans.listWindow(from, to);
   const daily = store.decisions.listDaily(from, to);
-  const weatherRecord = providers.weatherRecord?.(window) ?? null;
+  const record = providers.weatherRecord?.(first, last) ?? null;
+  const weatherRecord = record ? recordDays(record, config) : null;
+  const resolved = resolveZones(config);
+  const site = {
+    lat: config.deployment.location.lat,
+    capture_efficiency: config.engine.capture_efficiency,
+  };
   return Object.entries(config.zones).map(([slug, zone]) => {
     const decisions: ZoneDecisionDay[] = daily.flatMap((d) =>
       d.zones
@@ -45,18 +82,70 @@ export function gatherEvidence(
           planned_seconds: z.planned_seconds,
         })),
     );
+    const mine = runs.filter((r) => r.zone === slug);
+    const soil = providers.soilLedger?.(slug, first, last) ?? null;
     return {
       slug,
       display_name: zone.display_name ?? slug,
       zone,
+      resolved: resolved.find((z) => z.slug === slug) as ResolvedZone, // every zone of the config resolves
       model: zone.scheduling_model ?? config.engine.scheduling_model ?? 'soil',
+      site,
       window,
-      runs: runs.filter((r) => r.zone === slug),
+      runs: mine,
       sessions: sessions.filter((s) => s.zone === slug),
       decisions,
-      soilLedger: providers.soilLedger?.(slug, window) ?? null,
+      meteredRuns: meteredRuns(mine),
+      soilLedger: soil ? soil.map(ledgerDay) : null,
       weatherRecord,
-      meteredRuns: providers.meteredRuns?.(slug, window) ?? null,
     };
   });
+}
+
+/** Completed rows a flow meter measured (evidence `metered`, with a volume). */
+function meteredRuns(runs: readonly RunRecord[]): MeteredRun[] {
+  return runs.flatMap((r) =>
+    r.status === 'completed' && r.evidence === 'metered' && r.volume_gal !== null && r.volume_gal > 0
+      ? [
+          {
+            session_id: r.session_id,
+            start_epoch: r.start_epoch,
+            duration_s: r.duration_s,
+            volume_gal: r.volume_gal,
+            mean_flow_gpm: r.mean_flow_gpm ?? null,
+          },
+        ]
+      : [],
+  );
+}
+
+function ledgerDay(row: SoilLedgerRow): SoilLedgerDay {
+  const anchor = row.detail.anchor;
+  return {
+    date_local: row.date_local,
+    taw_mm: row.taw_mm,
+    raw_mm: row.raw_mm,
+    etc_potential_mm: row.detail.etc_potential_mm,
+    etc_mm: row.etc_mm,
+    rain_mm: row.rain_mm,
+    rain_credited_mm: row.rain_credited_mm,
+    irrigation_seconds: row.irrigation_seconds,
+    irrigation_net_mm: row.irrigation_net_mm,
+    start_range_mm: row.detail.start_range_mm,
+    probe_depletion_mm: anchor?.source === 'probe' ? anchor.depletion_mm : null,
+  };
+}
+
+/** The record's days with the ET0 the engine computes from them (its method, the site). */
+function recordDays(days: readonly DailyWeather[], config: RaincheckConfig): WeatherRecordDay[] {
+  const method = config.engine.et0_method as Et0Method;
+  const site = {
+    lat: config.deployment.location.lat,
+    elevation_m: config.deployment.location.elevation_m ?? null,
+  };
+  return days.map((day) => ({
+    date_local: day.date_local,
+    et0_mm: et0OfRecord(day, day.date_local, method, site).et0_mm,
+    rain_mm: day.rain_mm,
+  }));
 }

@@ -8,7 +8,8 @@ import { ValidationSummary } from './validation-summary';
 /**
  * Settings > Units: display units, saved as config `deployment.units` (the
  * whole config is read fresh and written back with only that changed).
- * The API keeps its own units; this changes what the app shows.
+ * The API's numbers keep their units; this changes what people read (the
+ * app, and the service's own reason sentences).
  */
 
 const CHOICES: { value: UnitSystem; label: string }[] = [
@@ -74,8 +75,9 @@ export function UnitsSection({ onUnitsChange }: { onUnitsChange: (units: UnitSys
         ))}
       </fieldset>
       <p class="muted settings-small">
-        Saved in the configuration as <code>deployment.units</code>. Only the display changes: the API and the
-        thresholds keep the service’s units.
+        Saved in the configuration as <code>deployment.units</code>. What you read follows it: this app, the
+        reasons Raincheck writes (history, notifications, the explanation, Home Assistant’s “Today’s reason”).
+        The API’s numbers and the thresholds keep the service’s units.
       </p>
       <div role="status" aria-live="polite">
         {saving && <p class="muted">Saving…</p>}

@@ -1,17 +1,21 @@
 import { clearSkyRadiation, extraterrestrialRadiationDaily } from '../../../agronomy/et0/radiation';
 import { hargreavesSamani } from '../../../agronomy/et0/hargreaves';
 import { anomaly, type Anomaly, type AnomalyEvidence, type Detector } from '../anomaly';
+import { CLIMATE_FACTOR, climateBound } from '../record-climate';
 import { addLocalDays, localDateOf } from '../../schedule/local-date';
 import { round } from './readings';
 
 /**
- * ET0 far outside what the site's climate allows for the date. Without a
- * recorded climate yet, the envelope is physical, from the latitude and the
- * day of year: above 1.6 x the clear-sky radiation's evaporation equivalent
- * (0.408 Rso) is more energy than the sky gave; below a fifth of what the
- * day's own temperatures give by Hargreaves (when that is at least 3 mm) is a
- * dead radiation sensor or a unit slip. Judged over the engine's ET0 of the
- * last seven days (the decision trace's `et0_days`).
+ * ET0 far outside what the site's climate allows for the date, judged over
+ * the engine's ET0 of the last seven days (the decision trace's `et0_days`):
+ * - above the physical envelope of the latitude and the day of year: 1.6 x
+ *   the clear-sky radiation's evaporation equivalent (0.408 Rso) is more
+ *   energy than the sky gave; once the site's own weather record holds a
+ *   month around the date (record-climate.ts: at least 20 days within 30 of
+ *   its day of the year, before the judged week), the bound narrows to
+ *   twice the highest ET0 recorded there, when that is lower;
+ * - below a fifth of what the day's own temperatures give by Hargreaves
+ *   (when that is at least 3 mm): a dead radiation sensor or a unit slip.
  */
 
 const DAYS = 7;
@@ -33,14 +37,21 @@ export const et0OutOfClimate: Detector = {
     for (const day of days) {
       if (day.et0_mm === null || day.date_local < first || day.date_local > today) continue;
       const ra = extraterrestrialRadiationDaily((e.lat * Math.PI) / 180, dayOfYear(day.date_local));
-      const high = 0.408 * clearSkyRadiation(ra, e.elevationM) * HIGH_FACTOR;
+      const sky = 0.408 * clearSkyRadiation(ra, e.elevationM) * HIGH_FACTOR;
+      const climate = climateBound(day.date_local, e.recordEt0, first);
+      const high = climate && climate.high_mm < sky ? climate.high_mm : sky;
       const t = temps.get(day.date_local);
       const hs =
         t && t.temp_max_f !== null && t.temp_min_f !== null
           ? hargreavesSamani(c(t.temp_max_f), c(t.temp_min_f), (c(t.temp_max_f) + c(t.temp_min_f)) / 2, ra)
           : null;
       if (day.et0_mm > high) {
-        off.push(`${day.date_local}: ET0 ${round(day.et0_mm)} mm above the ${round(high)} mm the sky allows`);
+        const why =
+          high === sky
+            ? 'the sky allows'
+            : `the site's record allows (${CLIMATE_FACTOR} x its highest, ${round(climate?.highest_mm ?? 0)} mm, ` +
+              `in ${climate?.days} days around the date)`;
+        off.push(`${day.date_local}: ET0 ${round(day.et0_mm)} mm above the ${round(high)} mm ${why}`);
       } else if (hs !== null && hs >= LOW_MIN_MM && day.et0_mm < hs * LOW_FACTOR) {
         off.push(
           `${day.date_local}: ET0 ${round(day.et0_mm)} mm where that day's temperatures give ${round(hs)} mm`,
