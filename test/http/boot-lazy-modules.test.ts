@@ -3,9 +3,10 @@ import { serviceTracker } from '../helpers/service';
 /**
  * An idle demo does not load what it does not use (bench idle-rss,
  * docs/architecture.md "Speed and memory"): the weather source kinds other
- * than the demo replay, the forecast providers and the notification channels
- * load on first use. Each guarded module counts its loads here; the demo boots
- * and serves reads without any, and the first use still finds the module.
+ * than the demo replay (and the gateway sweep's Tempest parser), the forecast
+ * providers and the notification channels load on first use. Each guarded
+ * module counts its loads here; the demo boots and serves reads without any,
+ * and the first use still finds the module.
  */
 
 const mockLoads: string[] = [];
@@ -19,6 +20,9 @@ jest.mock('../../server/src/weather/sources/tempest/tempest-udp', () =>
 );
 jest.mock('../../server/src/weather/sources/tempest/tempest-ws', () =>
   mockCounted('tempest_ws', '../../server/src/weather/sources/tempest/tempest-ws'),
+);
+jest.mock('../../server/src/weather/sources/tempest/tempest-messages', () =>
+  mockCounted('tempest parser', '../../server/src/weather/sources/tempest/tempest-messages'),
 );
 jest.mock('../../server/src/weather/sources/ecowitt/local-poller', () =>
   mockCounted('ecowitt_local', '../../server/src/weather/sources/ecowitt/local-poller'),
