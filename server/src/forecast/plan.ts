@@ -2,9 +2,7 @@ import type { RaincheckConfig, SourceEntry } from '../config/schema';
 import type { Clock } from '../core/clock';
 import type { ForecastProviderFactory, PlannedProvider } from './forecast-service';
 import { DemoForecastProvider } from './providers/demo';
-import { MetNorwayProvider } from './providers/met-norway';
-import { NwsForecastProvider } from './providers/nws';
-import { OpenMeteoForecastProvider } from './providers/open-meteo';
+import type { OpenMeteoForecastProvider } from './providers/open-meteo';
 import type { ForecastProvider, ForecastRequest } from './types';
 
 /**
@@ -49,11 +47,23 @@ export function createForecastFactory(options: ForecastFactoryOptions): Forecast
       clock: options.clock,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     };
-    if (kind === 'open_meteo') return new OpenMeteoForecastProvider(common);
-    if (kind === 'nws')
+    // Each provider's module loads the first time a plan uses it (a demo never loads one).
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    if (kind === 'open_meteo') {
+      const { OpenMeteoForecastProvider } =
+        require('./providers/open-meteo') as typeof import('./providers/open-meteo');
+      return new OpenMeteoForecastProvider(common);
+    }
+    if (kind === 'nws') {
+      const { NwsForecastProvider } = require('./providers/nws') as typeof import('./providers/nws');
       return new NwsForecastProvider({ ...common, userAgent: userAgentOf(config, options) });
-    if (kind === 'met_norway')
+    }
+    if (kind === 'met_norway') {
+      const { MetNorwayProvider } =
+        require('./providers/met-norway') as typeof import('./providers/met-norway');
       return new MetNorwayProvider({ ...common, userAgent: userAgentOf(config, options) });
+    }
+    /* eslint-enable @typescript-eslint/no-require-imports */
     return null;
   };
   /** The plan's providers, reusing the last plan's where the settings are unchanged. */
@@ -69,7 +79,7 @@ export function createForecastFactory(options: ForecastFactoryOptions): Forecast
       ]);
       const provider = built.get(key) ?? create(kind, id, config);
       if (provider) next.set(key, provider);
-      if (provider instanceof OpenMeteoForecastProvider) openMeteo = provider;
+      if (provider && kind === 'open_meteo') openMeteo = provider as OpenMeteoForecastProvider;
       return provider;
     });
     built = next;

@@ -7,10 +7,7 @@ import type { Logger } from '../core/logger';
 import type { DeliveryRecord } from '../store/notification-deliveries';
 import type { Store } from '../store/store';
 import { CATALOG, testNotice } from './catalog';
-import { EmailChannel } from './channels/email';
-import { NtfyChannel } from './channels/ntfy';
-import { SlackChannel } from './channels/slack';
-import { WebPushChannel } from './channels/web-push';
+import type { WebPushChannel } from './channels/web-push';
 import { Coalescer } from './coalescer';
 import { DeliveryLog } from './delivery-log';
 import { attemptOnce, DeliveryQueue, type QueueState, type Timers } from './delivery-queue';
@@ -308,21 +305,21 @@ export class NotifyService implements Module {
       const settings = notifications.ntfy;
       wanted.set('ntfy', {
         fingerprint: JSON.stringify([settings, publicUrl]),
-        channel: new NtfyChannel(settings, { fetch, publicUrl }),
+        channel: new (channelModule('ntfy').NtfyChannel)(settings, { fetch, publicUrl }),
       });
     }
     if (notifications.slack) {
       const settings = notifications.slack;
       wanted.set('slack', {
         fingerprint: JSON.stringify([settings, publicUrl]),
-        channel: new SlackChannel(settings, { fetch, publicUrl }),
+        channel: new (channelModule('slack').SlackChannel)(settings, { fetch, publicUrl }),
       });
     }
     if (notifications.email) {
       const settings = notifications.email;
       wanted.set('email', {
         fingerprint: JSON.stringify([settings, publicUrl]),
-        channel: new EmailChannel(settings, {
+        channel: new (channelModule('email').EmailChannel)(settings, {
           publicUrl,
           ...(this.deps.smtpTls ? { tls: this.deps.smtpTls } : {}),
         }),
@@ -346,7 +343,7 @@ export class NotifyService implements Module {
   }
 
   private webPush(store: Store): WebPushChannel {
-    return new WebPushChannel({
+    return new (channelModule('web-push').WebPushChannel)({
       subscriptions: () => store.pushSubscriptions.list(),
       removeSubscription: (endpoint) => {
         store.pushSubscriptions.remove(endpoint);
@@ -372,4 +369,17 @@ export class NotifyService implements Module {
 
 function isCatalogEvent(event: string): event is (typeof CATALOG)[number]['id'] {
   return CATALOG.some((entry) => entry.id === event);
+}
+
+interface ChannelModules {
+  ntfy: typeof import('./channels/ntfy');
+  slack: typeof import('./channels/slack');
+  email: typeof import('./channels/email');
+  'web-push': typeof import('./channels/web-push');
+}
+
+/** A channel's module, loaded the first time the config turns the channel on (an idle demo uses none). */
+function channelModule<K extends keyof ChannelModules>(name: K): ChannelModules[K] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(`./channels/${name}`) as ChannelModules[K];
 }

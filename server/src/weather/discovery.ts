@@ -1,5 +1,5 @@
 import { createSocket } from 'node:dgram';
-import { parseTempestDatagram, type TempestMessage } from './sources/tempest/tempest-messages';
+import type { TempestMessage } from './sources/tempest/tempest-messages';
 import { compareText } from '../core/compare';
 
 /**
@@ -23,11 +23,16 @@ export interface DiscoveredGateway {
   };
 }
 
+type TempestMessages = typeof import('./sources/tempest/tempest-messages');
+
 export async function listenForGateways(
   listenMs = DISCOVERY_LISTEN_MS,
   port = TEMPEST_PORT,
   address = '0.0.0.0',
 ): Promise<{ listened_ms: number; gateways: DiscoveredGateway[]; error: string | null }> {
+  // The Tempest parser loads with the first sweep (an idle service never runs one).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { parseTempestDatagram } = require('./sources/tempest/tempest-messages') as TempestMessages;
   const found = new Map<string, DiscoveredGateway>();
   const socket = createSocket({ type: 'udp4', reuseAddr: true });
   socket.on('message', (buffer, remote) => {

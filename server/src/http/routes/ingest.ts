@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { IngestRejected, type IngestSource } from '../../weather/source';
-import { readUploadFields } from '../../weather/sources/ecowitt/ingest-source';
-import { uploadCredential } from '../../weather/sources/ecowitt/upload';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { jsonTextTooDeep, MAX_NESTING } from '../../core/nesting';
 import { ApiError } from '../errors';
 import { queryString } from '../query';
+import { once } from '../../core/zod-lazy';
 
 /**
  * Push receivers (spec 4.8): POST /ingest/gateway (Ecowitt custom upload,
@@ -23,6 +22,11 @@ interface PasskeySource extends IngestSource {
 interface SecretSource extends IngestSource {
   matchesSecret(secret: string): boolean;
 }
+
+/** The Ecowitt upload parser, loaded on the first upload (an idle service without a gateway never needs it). */
+type EcowittUpload = typeof import('../../weather/sources/ecowitt/ingest-source');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ecowittUpload = once(() => require('../../weather/sources/ecowitt/ingest-source') as EcowittUpload);
 
 export const WEBHOOK_TOKEN_HEADER = 'x-raincheck-token';
 
@@ -47,6 +51,7 @@ function receiveGateway(
   raw: unknown,
 ): { ok: true; source_id: string } {
   const body = typeof raw === 'string' ? raw : '';
+  const { readUploadFields, uploadCredential } = ecowittUpload();
   const fields = readUploadFields(body, request.headers['content-type']);
   const passkey = fields ? uploadCredential(fields) : null;
   if (!passkey)

@@ -1,7 +1,6 @@
 import type { HaState } from '../../ha/ha-link';
 import { discoveredRoles, soilChannels } from '../../ha/sensor-inventory';
-import { ECOWITT_INGEST_KIND } from '../../weather/sources/ecowitt/ingest-source';
-import { HTTP_WEBHOOK_KIND } from '../../weather/sources/webhook/webhook-source';
+import { ECOWITT_INGEST_KIND, HTTP_WEBHOOK_KIND } from '../../weather/sources/push-kinds';
 import { epochSeconds } from '../../core/clock';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError } from '../errors';

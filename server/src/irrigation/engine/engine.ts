@@ -93,6 +93,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     unmeasured_fields: Object.entries(input.currentWeather ?? {})
       .filter(([, sample]) => !sample.measured)
       .map(([field]) => field),
+    calendar: ctx.cal,
   };
   const skip = evaluateSkipCheck(skipInput);
   const seven = sevenDayVerdicts(skipInput, skip);

@@ -1,5 +1,6 @@
 import { DateTime, type Zone } from 'luxon';
 import { zoneFor } from '../../core/tz/zone';
+import { addCalendarDays, isoDateOfDay } from './civil-date';
 
 /**
  * Local calendar days of the deployment's time zone (pure: `now` is an input).
@@ -37,14 +38,10 @@ export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar
   };
   // One recompute asks for the same few dates thousands of times (every zone, every pass):
   // the answers never change for a calendar, so each is computed once.
-  const dateOf = memo((epoch: number): string => DateTime.fromSeconds(epoch, { zone }).toISODate() ?? '');
+  const dateOf = memo((epoch: number): string => localDateAt(zone, epoch));
   const addDays = memo((key: string): string => {
     const [date = '', days = '0'] = key.split('|');
-    return (
-      day(date)
-        .plus({ days: Number(days) })
-        .toISODate() ?? ''
-    );
+    return addCalendarDays(date, Number(days));
   });
   const dayStart = memo((date: string): number => day(date).toSeconds());
   const dayEnd = memo((date: string): number => day(date).plus({ days: 1 }).toSeconds());
@@ -58,6 +55,22 @@ export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar
     dayEnd,
     formatLocal: (epoch) => DateTime.fromSeconds(epoch, { zone }).toFormat('ccc LLL d, HH:mm'),
   };
+}
+
+/** Luxon's limit (and the Date's): beyond it an instant is invalid and its date ''. */
+const MAX_MS = 8.64e15;
+const DAY_MS = 86_400_000;
+
+/**
+ * The local date holding `epoch`: the UTC date of the instant shifted by the
+ * zone's offset there, as luxon computes `toISODate()` (without building a
+ * DateTime: a run ledger asks this for every run's start).
+ */
+function localDateAt(zone: Zone, epoch: number): string {
+  const ms = epoch * 1000;
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_MS) return '';
+  const local = Math.trunc(ms + zone.offset(ms) * 60_000);
+  return Math.abs(local) > MAX_MS ? '' : isoDateOfDay(Math.floor(local / DAY_MS));
 }
 
 function memo<K, V>(compute: (key: K) => V): (key: K) => V {

@@ -140,6 +140,11 @@ export interface SkipCheckInput {
   soil_probe_holds?: Readonly<Record<string, string>>;
   /** Weather snapshot fields whose live value is modelled, not measured (`current_weather[f].measured` false). */
   unmeasured_fields?: readonly string[];
+  /**
+   * The calendar of `timezone` at `now_epoch`, when the caller has one (the
+   * engine's): its memoised local days are shared instead of computed again.
+   */
+  calendar?: LocalCalendar;
 }
 
 export interface Decision {
@@ -520,9 +525,18 @@ interface Derived {
   measured: (field: string) => boolean;
 }
 
+/** The skip check, the seven-day strip and the forecast slice of one input share one derivation. */
+const derivations = new WeakMap<SkipCheckInput, Derived>();
+
 function derive(input: SkipCheckInput): Derived {
+  let derived = derivations.get(input);
+  if (!derived) derivations.set(input, (derived = deriveEvidence(input)));
+  return derived;
+}
+
+function deriveEvidence(input: SkipCheckInput): Derived {
   const now = input.now_epoch;
-  const cal = localCalendar(input.timezone, now);
+  const cal = calendarOf(input);
   const rules = input.rules ?? DEFAULT_SKIP_RULES;
   const window = validWindow(input.run_window ?? null);
   const hourly = input.hourly;
@@ -587,6 +601,12 @@ function derive(input: SkipCheckInput): Derived {
     ),
     daysSinceRain: daysSinceSignificantRain([rainSoFar.evidence, ...past], significantRainIn(rules)),
   };
+}
+
+function calendarOf(input: SkipCheckInput): LocalCalendar {
+  const given = input.calendar;
+  const fits = given && given.timezone === input.timezone && given.dateOf(input.now_epoch) === given.today;
+  return fits ? given : localCalendar(input.timezone, input.now_epoch);
 }
 
 /** Minimum temperature over `[from, to)` from the hourly forecast, bounded below by the days' own lows. */

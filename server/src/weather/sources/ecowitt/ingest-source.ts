@@ -1,3 +1,4 @@
+import { ECOWITT_INGEST_KIND } from '../push-kinds';
 import type { z } from 'zod';
 import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
@@ -27,7 +28,7 @@ import { decodeForm, parseUpload, uploadCredential } from './upload';
  * value throws IngestRejected and nothing of it is kept.
  */
 
-export const ECOWITT_INGEST_KIND = 'ecowitt_ingest';
+export { ECOWITT_INGEST_KIND };
 /** A lightning count change over a longer silence is not attributed to one interval. */
 const LIGHTNING_MAX_GAP_S = 1800;
 

@@ -1,3 +1,4 @@
+import { HTTP_WEBHOOK_KIND } from '../push-kinds';
 import { zoneFor } from '../../../core/tz/zone';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
@@ -43,7 +44,7 @@ import { secretEquals } from '../ecowitt/secret-compare';
  * after the receive time is clamped to it.
  */
 
-export const HTTP_WEBHOOK_KIND = 'http_webhook';
+export { HTTP_WEBHOOK_KIND };
 export const WEBHOOK_SECRET_MIN_LENGTH = 16;
 
 type Dimension = Quantity;
