@@ -138,8 +138,9 @@ const PAGE_END_SQL =
   'AND (start_epoch, id) > (@after_start, @after_id) ORDER BY start_epoch, id LIMIT 1 OFFSET @limit - 1';
 
 /**
- * Rows in (after, until]; the BETWEEN bound is `until_start` so the index search stops at
- * the page end. Used by one group_concat without its own ORDER BY: an aggregate ORDER BY
+ * Rows in (after, until], each with its stored JSON record (migration 8) as
+ * `r.json` (the LEFT JOIN keeps `runs` the outer loop); the BETWEEN bound is
+ * `until_start` so the index search stops at the page end. Used by one group_concat without its own ORDER BY: an aggregate ORDER BY
  * re-sorts every rendered row (the whole 60,000-run ledger took 87 ms instead of 58 ms
  * against a 100 ms budget), while INDEXED BY pins the walk to runs_by_start, which
  * SQLite steps forward in (start_epoch, rowid) order. The history tests hold that order,
@@ -147,10 +148,14 @@ const PAGE_END_SQL =
  * PRAGMA reverse_unordered_selects on this connection.
  */
 const RANGE_FROM =
-  'FROM runs INDEXED BY runs_by_start WHERE start_epoch BETWEEN @seek_from AND @until_start ' +
-  'AND (start_epoch, id) > (@after_start, @after_id) AND (start_epoch, id) <= (@until_start, @until_id)';
+  'FROM runs INDEXED BY runs_by_start LEFT JOIN run_records r ON r.id = runs.id ' +
+  'WHERE start_epoch BETWEEN @seek_from AND @until_start ' +
+  'AND (start_epoch, runs.id) > (@after_start, @after_id) AND (start_epoch, runs.id) <= (@until_start, @until_id)';
 
-/** The Run record's fields (no internal id) as one JSON object, built in SQLite rather than per row in JS. */
+/**
+ * The Run record's fields (no internal id) as one JSON object, built in SQLite
+ * rather than per row in JS: the fallback for a run without a stored record.
+ */
 const RUN_JSON =
   'json_object(' +
   COLUMNS.split(', ')
@@ -207,7 +212,9 @@ export class RunsRepository {
     this.pageStmt = db.prepare<[PageParams], StoredRun>(`SELECT id, ${COLUMNS} FROM runs ${PAGE_WHERE}`);
     this.pageEndStmt = db.prepare<[PageParams], RunCursor>(PAGE_END_SQL);
     this.jsonRangeStmt = db
-      .prepare<[RangeParams], Buffer>(`SELECT ${JSON_BYTES(`group_concat(${RUN_JSON}, ',')`)} ${RANGE_FROM}`)
+      .prepare<[RangeParams], Buffer>(
+        `SELECT ${JSON_BYTES(`group_concat(coalesce(r.json, ${RUN_JSON}), ',')`)} ${RANGE_FROM}`,
+      )
       .pluck();
     this.scheduledStartsStmt = db
       .prepare<[number, number], number>(

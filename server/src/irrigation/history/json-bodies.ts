@@ -9,9 +9,10 @@ import type { HistoryBounds } from './window';
  * The JSON bodies of /irrigation/history, /irrigation/decisions and the json
  * export, produced as chunks page by page (see keyset-pages.ts). Run records
  * and daily decisions are rendered to JSON by SQLite, one UTF-8 buffer per
- * page (the repositories' *JsonPage methods): building 60,000 row objects in
- * JS and stringifying them took three times as long, mostly in garbage
- * collection under the service's 1 MB young generation.
+ * page (the repositories' *JsonPage methods; a run's record is stored text
+ * since migration 8): building 60,000 row objects in JS and stringifying them
+ * took three times as long, mostly in garbage collection under the service's
+ * 1 MB young generation.
  */
 
 /**
