@@ -109,6 +109,19 @@ describe('validation errors', () => {
     ]);
   });
 
+  it('a time zone that is no IANA name is refused; a real one passes (found by the fuzz test)', () => {
+    for (const bad of ['XHK', 'Not/AZone', 'America/New_Yorkk']) {
+      const doc = validDoc();
+      (doc.deployment as JsonObject).timezone = bad;
+      expect(validate(doc).errors).toEqual([
+        expect.objectContaining({ code: 'timezone_unknown', path: '$.deployment.timezone' }),
+      ]);
+    }
+    const doc = validDoc();
+    (doc.deployment as JsonObject).timezone = 'Australia/Adelaide';
+    expect(validate(doc).errors).toEqual([]);
+  });
+
   it('an llm provider without what spec 2.6 says it needs', () => {
     const doc = validDoc();
     doc.llm = { provider: 'ollama', base_url: 'http://127.0.0.1:11434' };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { zoneFor } from '../core/tz/zone';
 import type { KindConfigs } from './config-types';
 import { interpolateDocument } from './interpolate';
 import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './json-walk';
@@ -246,6 +247,16 @@ function checkReferences(
         message: `zone "${slug}" names controller "${zone.controller_id}", which is not configured`,
       });
     }
+  }
+
+  // An unknown zone would make every local date of the engine invalid (a 500 on save, no snapshot).
+  const timezone = config.deployment.timezone;
+  if (timezone && !zoneFor(timezone).isValid) {
+    errors.push({
+      code: 'timezone_unknown',
+      path: '$.deployment.timezone',
+      message: `"${timezone}" is not an IANA time zone name (for example "America/New_York"); omit it to derive the zone from lat/lon`,
+    });
   }
 
   const restrictions = config.engine.restrictions;
