@@ -1,8 +1,9 @@
 import { silentLogger } from '../../server/src/core/logger';
 import { closeDatabase, openDatabase } from '../../server/src/store/database';
 import { MIGRATIONS } from '../../server/src/store/migrations';
-import { RUN_CURSOR_START, type RunRecord } from '../../server/src/store/runs';
+import { RUN_CURSOR_START } from '../../server/src/store/runs';
 import { Store } from '../../server/src/store/store';
+import { runRecord } from './run-record';
 import { tempDbPaths } from './temp-db';
 
 /**
@@ -16,26 +17,7 @@ import { tempDbPaths } from './temp-db';
 const paths = tempDbPaths();
 const ALL: [number, number] = [0, 4_102_444_800];
 
-function run(overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    session_id: null,
-    zone: 'front_lawn',
-    start_epoch: 1_700_000_000,
-    duration_s: 0,
-    skip_reason: null,
-    source: 'ha_refresher',
-    status: 'intended',
-    controller_id: null,
-    applied_mm: null,
-    volume_gal: null,
-    note: null,
-    cycle_index: null,
-    cycle_count: null,
-    evidence: null,
-    mean_flow_gpm: null,
-    ...overrides,
-  };
-}
+const run = runRecord;
 
 /** The whole ledger's runs as the history route sends them, read two rows a page. */
 function body(store: Store): string {

@@ -1,28 +1,9 @@
-import type { RunRecord } from '../../server/src/store/runs';
+import { runRecord } from './run-record';
 import { tempStore } from './temp-db';
 
 const t = tempStore();
 
-function run(overrides: Partial<RunRecord> = {}): RunRecord {
-  return {
-    session_id: null,
-    zone: 'front_lawn',
-    start_epoch: 1_700_000_000,
-    duration_s: 0,
-    skip_reason: null,
-    source: 'ha_refresher',
-    status: 'intended',
-    controller_id: null,
-    applied_mm: null,
-    volume_gal: null,
-    note: null,
-    cycle_index: null,
-    cycle_count: null,
-    evidence: null,
-    mean_flow_gpm: null,
-    ...overrides,
-  };
-}
+const run = runRecord;
 
 describe('RunsRepository', () => {
   it('round-trips a record with every nullable field null', () => {
