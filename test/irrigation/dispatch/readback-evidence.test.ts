@@ -1,5 +1,6 @@
 import {
   creditedEnd,
+  FULL_RUN_SLACK_S,
   freshEvidence,
   noteFailure,
   noteReading,
@@ -14,6 +15,14 @@ describe('readback evidence', () => {
     noteReading(e, true, 110, null, 100);
     expect(creditedEnd(e, 100, 118, 130)).toEqual({ end: 118, cutBy: 'controller' });
     expect(creditedEnd(e, 100, 135, 130)).toEqual({ end: 130, cutBy: null });
+  });
+
+  it("a valve read closed within the controller's whole-second timing of its end ran its full time", () => {
+    const e = freshEvidence();
+    noteReading(e, true, 100, null, 100);
+    noteReading(e, true, 126, null, 100);
+    expect(creditedEnd(e, 100, 130 - FULL_RUN_SLACK_S, 130)).toEqual({ end: 128, cutBy: null });
+    expect(creditedEnd(e, 100, 129 - FULL_RUN_SLACK_S, 130)).toEqual({ end: 127, cutBy: 'controller' });
   });
 
   it('ends at the last open reading after a failed one, and a later open reading bridges the gap', () => {

@@ -295,10 +295,12 @@ describe('the run-window scheduler', () => {
   it('a cached "running" is read again before a zone is skipped: the valve may have closed itself since', async () => {
     // Found by the season replay (Maricopa, 2013-08-23): a self-timed valve closed on its own
     // timer after the last reading, and the next morning's due run was skipped as zone_running.
-    // The peer's clock runs at real speed from a movable offset: a faster clock would close the
-    // station before our own readings saw it open for its planned second, an aborted run.
+    // The peer's clock is ours (a device on UTC) plus a movable offset, at real speed. A faster
+    // clock would close the station before a reading saw it open; a clock on another day would
+    // make its boot time, converted through the whole-quarter-hour zone offset, look like a reboot.
+    const ours = anchoredClock(T0);
     let peerOffsetMs = 0;
-    const peer = await new OpenSprinklerPeer({ clock: { nowMs: () => Date.now() + peerOffsetMs } }).start();
+    const peer = await new OpenSprinklerPeer({ clock: { nowMs: () => ours.nowMs() + peerOffsetMs } }).start();
     try {
       const store = stores.store();
       const r = await rig(store, {
@@ -310,7 +312,8 @@ describe('the run-window scheduler', () => {
       const route = r.manager.route('a');
       if (!route.ok) throw new Error('zone a has no route');
       expect(await r.manager.readZone(route.route)).toMatchObject({ running: true, running_known: true });
-      r.setSnapshot(snapshotOf([{ zone: 'a', planned_seconds: 1 }], OPEN_WINDOW));
+      // Three seconds: the firmware times in whole seconds, so a 1 s station may close before any reading.
+      r.setSnapshot(snapshotOf([{ zone: 'a', planned_seconds: 3 }], OPEN_WINDOW));
       // The station's own timer runs out; no reading has seen it yet (nothing awaits in between).
       peerOffsetMs += 120_000;
       expect(r.manager.zoneStates().get('a')).toMatchObject({ running: true, running_known: true });

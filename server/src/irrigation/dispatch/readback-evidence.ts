@@ -65,6 +65,15 @@ export function noteFailure(evidence: ReadbackEvidence): void {
   if (evidence.lastOpen !== null) evidence.gap = true;
 }
 
+/**
+ * How much earlier than its planned end a valve may read closed and still have
+ * run its full time. Controllers time their stations in whole seconds on their
+ * own clocks and our epochs are whole seconds too, so a full run can read
+ * closed up to about two seconds early; that is no cut (an "aborted, closed at
+ * the controller 1 s early" would send the owner looking for a culprit).
+ */
+export const FULL_RUN_SLACK_S = 2;
+
 /** The valve was reported closed at `closedAt`: the end of the credited water and what cut it. */
 export function creditedEnd(
   evidence: ReadbackEvidence,
@@ -76,7 +85,7 @@ export function creditedEnd(
   if (evidence.rebootedAt !== null) return { end: Math.max(start, lastOpen), cutBy: 'restart' };
   if (evidence.gap) return { end: Math.max(start, lastOpen), cutBy: 'outage' };
   const end = plannedEnd === null ? closedAt : Math.min(closedAt, plannedEnd);
-  const early = plannedEnd !== null && closedAt < plannedEnd;
+  const early = plannedEnd !== null && closedAt < plannedEnd - FULL_RUN_SLACK_S;
   return { end: Math.max(start, end), cutBy: early ? 'controller' : null };
 }
 
