@@ -49,9 +49,13 @@ export const loopbackOnlyFetch: typeof fetch = (input, init) => {
  * days of its cycle a real-clock boot may meet the scheduler at work.
  */
 export function quietDemoClock(): Clock {
-  const start = Date.UTC(2025, 0, 15, 16);
+  return demoClockAt(Date.UTC(2025, 0, 15, 16));
+}
+
+/** A clock that starts at `startMs` and then follows real time: a demo day chosen, not the day the suite runs. */
+export function demoClockAt(startMs: number): Clock {
   const realStart = Date.now();
-  return { nowMs: () => start + (Date.now() - realStart) };
+  return { nowMs: () => startMs + (Date.now() - realStart) };
 }
 
 export function makeDataDir(): string {

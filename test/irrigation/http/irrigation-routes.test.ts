@@ -1,7 +1,7 @@
 import http from 'node:http';
 import request from 'supertest';
 import { irrigationSnapshotSchema } from '../../../server/src/irrigation/snapshot-schema';
-import { serviceTracker } from '../../helpers/service';
+import { demoClockAt, serviceTracker } from '../../helpers/service';
 
 /**
  * The irrigation routes over the real service in demo mode: the snapshot as
@@ -58,39 +58,50 @@ describe('POST /irrigation/action', () => {
   });
 
   it('records a verdict change with the control that caused it, and nothing on a restart', async () => {
-    const first = await services.boot({ env: { DEMO: '1' } });
+    // A demo day chosen (2026-11-26 02:00 EST, dry, some zones with a deficit): on the suite's
+    // own day the demo may forecast rain, and a global run on a yard that lacks nothing changes
+    // no verdict, so nothing would be recorded (CI met such an hour).
+    const demoDay = Date.UTC(2026, 10, 26, 7);
+    const first = await services.boot({ env: { DEMO: '1' }, serviceOptions: { clock: demoClockAt(demoDay) } });
     const server = first.service.server;
     const act = (body: object) => request(server).post('/api/v1/irrigation/action').send(body).expect(200);
     type Transition = { verdict: string; previous_verdict: string | null; reason: Record<string, unknown> };
     const decisions = async (): Promise<Transition[]> =>
       (await request(server).get('/api/v1/irrigation/decisions').expect(200)).body.decisions as Transition[];
 
-    await act({ kind: 'set_pause_until', epoch: Math.floor(Date.now() / 1000) + 30 * 86_400 });
+    await act({ kind: 'set_pause_until', epoch: Math.floor(demoDay / 1000) + 30 * 86_400 });
     const paused = (await decisions()).at(-1);
     expect(paused).toMatchObject({
       verdict: 'paused',
       reason: { reason_code: 'paused', deciding: 'controls', reason: 'Irrigation is paused.' },
     });
 
+    // Only a change of verdict is recorded: the global run is set before the pause ends, so the
+    // pause gives way to the control's water, not to the demo's own verdict; the global skip
+    // then changes water to skip.
+    await act({ kind: 'set_global_override', mode: 'run' });
     await act({ kind: 'clear_pause_until' });
-    // Whatever the demo's day decides on its own, a global skip then a global run are each the control's.
+    const forced = (await decisions()).at(-1);
+    expect(forced).toMatchObject({
+      verdict: 'water',
+      previous_verdict: 'paused',
+      reason: { reason_code: 'global_override_run', deciding: 'controls' },
+    });
     await act({ kind: 'set_global_override', mode: 'skip' });
     const held = (await decisions()).at(-1);
     expect(held).toMatchObject({
       verdict: 'skip',
+      previous_verdict: 'water',
       reason: { reason_code: 'global_override_skip', deciding: 'controls' },
-    });
-    await act({ kind: 'set_global_override', mode: 'run' });
-    const forced = (await decisions()).at(-1);
-    expect(forced).toMatchObject({
-      verdict: 'water',
-      previous_verdict: 'skip',
-      reason: { reason_code: 'global_override_run', deciding: 'controls' },
     });
     const count = (await decisions()).length;
     await first.service.stop();
 
-    const second = await services.boot({ dataDir: first.dataDir, env: { DEMO: '1' } });
+    const second = await services.boot({
+      dataDir: first.dataDir,
+      env: { DEMO: '1' },
+      serviceOptions: { clock: demoClockAt(demoDay) },
+    });
     await request(second.service.server).get('/api/v1/irrigation/snapshot').expect(200);
     const after = (await request(second.service.server).get('/api/v1/irrigation/decisions').expect(200)).body
       .decisions as Transition[];
