@@ -153,6 +153,29 @@ describe('one unit system per view', () => {
   });
 });
 
+describe('units before the config has answered', () => {
+  it('draws no figure in the other system while the config is on its way', async () => {
+    await setUnits('metric');
+    try {
+      const { page: p } = await page();
+      // The config answers last: the snapshot and forecast arrive first and would be drawn in the
+      // default (imperial) system if the app drew before it knew the owner's.
+      let drawnBeforeConfig: string | null = null;
+      await p.route(/\/api\/v1\/config$/, async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        drawnBeforeConfig = await p.locator('body').innerText();
+        await route.continue();
+      });
+      await p.goto(instance.url);
+      await pwExpect(p.locator('section.week')).toHaveText(/°C/);
+      expect(drawnBeforeConfig).not.toBeNull();
+      expect(drawnBeforeConfig).not.toMatch(/°F|\d in\b|\bmph\b/);
+    } finally {
+      await setUnits('imperial');
+    }
+  });
+});
+
 describe("the yard's time zone", () => {
   it('shows a pause end in New York time on a browser in Tokyo, and says so', async () => {
     // Tomorrow 15:30 UTC: 10:30 in New York in winter (11:30 in summer), 00:30 the next day in Tokyo.

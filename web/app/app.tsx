@@ -64,7 +64,9 @@ export function App() {
   const route = useRoute();
   const [status, setStatus] = useState<AuthStatus | null>(null);
   const [statusError, setStatusError] = useState<unknown>(null);
-  const [units, setUnits] = useState<UnitSystem>('imperial');
+  // Null until the config says: a page drawn before would show a metric owner imperial figures
+  // (and turn the service's metric sentences into inches) for as long as the config takes.
+  const [units, setUnits] = useState<UnitSystem | null>(null);
   const [yardZone, setYardZone] = useState<string | null>(null);
 
   const loadStatus = () =>
@@ -87,10 +89,17 @@ export function App() {
   useEffect(() => {
     if (!signedIn) return;
     api<DeploymentConfig>('config')
-      .then((config) => {
-        setUnits(config.deployment?.units === 'metric' ? 'metric' : 'imperial');
-        return yardZoneOf(config);
-      })
+      .then(
+        (config) => {
+          setUnits(config.deployment?.units === 'metric' ? 'metric' : 'imperial');
+          return yardZoneOf(config);
+        },
+        () => {
+          // No config yet (a fresh install) or none readable: the default system.
+          setUnits('imperial');
+          return null;
+        },
+      )
       .then(setYardZone)
       .catch(() => undefined);
   }, [signedIn]);
@@ -113,7 +122,7 @@ export function App() {
   }, [status, signedIn, route.page]);
 
   if (statusError) return <ErrorNotice error={statusError} title="Raincheck cannot be reached" />;
-  if (!status)
+  if (!status || (signedIn && units === null))
     return (
       <p class="loading" aria-busy="true">
         Loading…
@@ -158,7 +167,7 @@ export function App() {
   const bare = route.page === 'login' || (route.page === 'setup' && !signedIn);
   return (
     <AuthContext.Provider value={{ status, reload: loadStatus }}>
-      <UnitsContext.Provider value={units}>
+      <UnitsContext.Provider value={units ?? 'imperial'}>
         <YardZoneContext.Provider value={yardZone}>
           {bare ? <main id="main">{page}</main> : <Layout route={route}>{page}</Layout>}
         </YardZoneContext.Provider>

@@ -62,7 +62,10 @@ describe('POST /irrigation/action', () => {
     // own day the demo may forecast rain, and a global run on a yard that lacks nothing changes
     // no verdict, so nothing would be recorded (CI met such an hour).
     const demoDay = Date.UTC(2026, 10, 26, 7);
-    const first = await services.boot({ env: { DEMO: '1' }, serviceOptions: { clock: demoClockAt(demoDay) } });
+    const first = await services.boot({
+      env: { DEMO: '1' },
+      serviceOptions: { clock: demoClockAt(demoDay) },
+    });
     const server = first.service.server;
     const act = (body: object) => request(server).post('/api/v1/irrigation/action').send(body).expect(200);
     type Transition = { verdict: string; previous_verdict: string | null; reason: Record<string, unknown> };
