@@ -78,23 +78,30 @@ it('shows a pushed notice with its tag and deep link, and the settings page test
     event: 'cap_raised',
     epoch: 1_750_000_000,
   };
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin,
-    registrationId: id,
-    data: JSON.stringify(notice),
-  });
-
   // Read through the page's registration: the worker Chrome started for the push may be a
   // new instance of it (an idle worker is stopped), which an old worker handle does not see.
   const shown = async () =>
     (await page.evaluate(`navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) =>
       list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }))
     )`)) as { title: string; body: string; tag: string; data: unknown }[];
-  const deadline = Date.now() + 10_000;
-  let notifications = await shown();
-  while (notifications.length === 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // DevTools' delivery into a worker Chrome is starting was seen dropped once in six
+  // full-suite runs (nothing shown for 10 s, passing alone every time): deliver again, up to three
+  // times. The same tag collapses repeats, so exactly one notice must still be shown.
+  let notifications: Awaited<ReturnType<typeof shown>> = [];
+  for (let attempt = 1; attempt <= 3 && notifications.length === 0; attempt += 1) {
+    if (attempt > 1)
+      process.stdout.write(`push e2e: no notice shown after delivery ${attempt - 1}; delivering again\n`);
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin,
+      registrationId: id,
+      data: JSON.stringify(notice),
+    });
+    const deadline = Date.now() + 5_000;
     notifications = await shown();
+    while (notifications.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      notifications = await shown();
+    }
   }
   expect(notifications).toEqual([
     {
