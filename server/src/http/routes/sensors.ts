@@ -41,6 +41,27 @@ export function sensorsRoutes(deps: HttpDeps): DomainRoutes {
         return buildManifest(entityCatalog(view), view, epochSeconds(deps.clock));
       });
 
+      // The companion integration's entity commands: the descriptor maps the payload (its MQTT
+      // command payload: ON/OFF, OPEN/CLOSE, PRESS, a number, an option, a zoned time) to the same
+      // action body an MQTT command gets, run by the POST /irrigation/action executor.
+      scope.post('/sensors/manifest/command', async (request) => {
+        const view = deps.catalogView();
+        if (!view) throw new ApiError(409, 'config_absent', 'no config yet: no entities to command');
+        const { key, payload } = (request.body ?? {}) as { key?: unknown; payload?: unknown };
+        if (typeof key !== 'string' || typeof payload !== 'string')
+          throw new ApiError(400, 'invalid_body', 'expected {key: string, payload: string}');
+        const entity = loadManifest()
+          .entityCatalog(view)
+          .find((e) => e.key === key);
+        if (!entity?.command) throw new ApiError(404, 'entity_unknown', `no entity "${key}" takes commands`);
+        const body = entity.command(payload.trim());
+        if (!body)
+          throw new ApiError(400, 'payload_not_understood', `"${key}" does not understand "${payload}"`);
+        const outcome = await deps.actions.execute(body);
+        if (outcome.ok) return outcome.body;
+        throw new ApiError(outcome.status, outcome.code, outcome.message, outcome.extra);
+      });
+
       scope.get('/sensors/discovered', async () => {
         const { states, ...ha } = await readHaStates(deps);
         return { ...ha, roles: discoveredRoles(states, deps.weather.channelsOf(LOCAL_POST_KINDS)) };
