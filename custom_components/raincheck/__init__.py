@@ -15,6 +15,7 @@ from homeassistant.helpers.typing import ConfigType
 from .api import RaincheckClient, RaincheckError
 from .const import DOMAIN
 from .coordinator import RaincheckCoordinator
+from .entity import device_info
 from .services import async_register_services
 
 _LOGGER = logging.getLogger(__name__)
@@ -64,6 +65,10 @@ async def async_setup_entry(hass: HomeAssistant, entry: RaincheckConfigEntry) ->
     await coordinator.async_config_entry_first_refresh()
     entry.runtime_data = RaincheckRuntime(client=client, coordinator=coordinator)
     await _claim(client, True)
+    # The service device first: controllers name it as their via_device.
+    dr.async_get(hass).async_get_or_create(
+        config_entry_id=entry.entry_id, **device_info(coordinator, {"kind": "service"})
+    )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     coordinator.start_push()
     return True

@@ -11,7 +11,7 @@ from homeassistant.components.weather import (
     SingleCoordinatorWeatherEntity,
     WeatherEntityFeature,
 )
-from homeassistant.const import UnitOfLength, UnitOfPressure, UnitOfSpeed, UnitOfTemperature
+from homeassistant.const import PRECISION_TENTHS, UnitOfLength, UnitOfPressure, UnitOfSpeed, UnitOfTemperature
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
@@ -74,6 +74,7 @@ class RaincheckWeather(SingleCoordinatorWeatherEntity[RaincheckCoordinator]):
     _attr_has_entity_name = True
     _attr_name = None
     _attr_translation_key = "weather"
+    _attr_precision = PRECISION_TENTHS  # the forecast's own precision, not whole degrees
     _attr_native_temperature_unit = UnitOfTemperature.FAHRENHEIT
     _attr_native_precipitation_unit = UnitOfLength.INCHES
     _attr_native_wind_speed_unit = UnitOfSpeed.MILES_PER_HOUR

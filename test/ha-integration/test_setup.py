@@ -1,0 +1,199 @@
+"""A loaded entry against the live demo: entities from the manifest, devices, push,
+entity commands, unload."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+import json
+
+import pytest
+from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+from homeassistant.config_entries import ConfigEntryState
+from homeassistant.const import CONF_HOST, CONF_PORT, STATE_UNAVAILABLE
+from homeassistant.core import HomeAssistant
+from homeassistant.helpers import device_registry as dr, entity_registry as er
+
+from conftest import api
+from custom_components.raincheck.const import DOMAIN
+from custom_components.raincheck.diagnostics import async_get_config_entry_diagnostics
+from raincheck_process import Raincheck, remove, start_raincheck
+
+
+async def setup_entry(hass: HomeAssistant, instance: Raincheck) -> MockConfigEntry:
+    _, info = await api(instance, "GET", "/info")
+    entry = MockConfigEntry(
+        domain=DOMAIN,
+        unique_id=info["uuid"],
+        data={CONF_HOST: "127.0.0.1", CONF_PORT: instance.port},
+        title="Raincheck",
+    )
+    entry.add_to_hass(hass)
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert entry.state is ConfigEntryState.LOADED
+    return entry
+
+
+async def unload(hass: HomeAssistant, entry: MockConfigEntry) -> None:
+    assert await hass.config_entries.async_unload(entry.entry_id)
+    await hass.async_block_till_done()
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Waits for something pushed over SSE (a real process answers when it answers)."""
+    async with asyncio.timeout(timeout):
+        while not check():
+            await asyncio.sleep(0.05)
+
+
+def entity_id(hass: HomeAssistant, entry: MockConfigEntry, platform: str, key: str) -> str:
+    found = er.async_get(hass).async_get_entity_id(platform, DOMAIN, f"{entry.unique_id}_{key}")
+    assert found, f"no {platform} entity for {key}"
+    return found
+
+
+async def test_every_manifest_descriptor_becomes_an_entity_as_described(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    await hass.config.async_update(unit_system="us_customary")  # the manifest's own units
+    entry = await setup_entry(hass, demo)
+    registry = er.async_get(hass)
+    # The demo's first minutes may still add entities (a zone's deficit appears once its
+    # ledger has run): the registry follows the live manifest.
+    manifest: dict = {}
+
+    async def matches() -> bool:
+        nonlocal manifest
+        _, manifest = await api(demo, "GET", "/sensors/manifest")
+        ours = {e.unique_id: e.domain for e in er.async_entries_for_config_entry(registry, entry.entry_id)}
+        wanted = {f"{entry.unique_id}_{d['key']}": d["platform"] for d in manifest["entities"]}
+        return all(ours.get(unique_id) == platform for unique_id, platform in wanted.items())
+
+    async with asyncio.timeout(15):
+        while not await matches():
+            await asyncio.sleep(0.2)
+
+    temp = hass.states.get(entity_id(hass, entry, "sensor", "weather_air_temp_f"))
+    assert temp.attributes["unit_of_measurement"] == "°F"
+    assert temp.attributes["device_class"] == "temperature"
+    assert temp.attributes["state_class"] == "measurement"
+    verdict = hass.states.get(entity_id(hass, entry, "sensor", "verdict"))
+    verdict_descriptor = next(d for d in manifest["entities"] if d["key"] == "verdict")
+    assert verdict.attributes["options"] == verdict_descriptor["options"]
+    wind = hass.states.get(entity_id(hass, entry, "number", "threshold_max_wind_mph"))
+    assert (wind.attributes["min"], wind.attributes["max"]) == (0, 50)
+    assert float(wind.state) == float(
+        next(d for d in manifest["entities"] if d["key"] == "threshold_max_wind_mph")["state"]
+    )
+    assert hass.states.get(entity_id(hass, entry, "valve", "zone_front_lawn_valve")).state == "closed"
+    await unload(hass, entry)
+
+
+async def test_devices_are_the_service_and_each_controller_with_its_zones(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    entry = await setup_entry(hass, demo)
+    devices = dr.async_get(hass)
+    service = devices.async_get_device({(DOMAIN, entry.unique_id)})
+    controller = devices.async_get_device({(DOMAIN, f"{entry.unique_id}_controller_demo_controller")})
+    assert service is not None and controller is not None
+    assert controller.via_device_id == service.id
+    valve = er.async_get(hass).async_get(entity_id(hass, entry, "valve", "zone_back_lawn_valve"))
+    assert valve.device_id == controller.id
+    pause = er.async_get(hass).async_get(entity_id(hass, entry, "switch", "pause"))
+    assert pause.device_id == service.id
+    await unload(hass, entry)
+
+
+async def test_a_change_made_through_the_api_arrives_over_sse(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    entry = await setup_entry(hass, demo)
+    select = entity_id(hass, entry, "select", "global_override")
+    assert hass.states.get(select).state == "auto"
+    status, _ = await api(demo, "POST", "/irrigation/action", {"kind": "set_global_override", "mode": "skip"})
+    assert status == 200
+    await eventually(lambda: hass.states.get(select).state == "skip")
+    await api(demo, "POST", "/irrigation/action", {"kind": "set_global_override", "mode": "auto"})
+    await eventually(lambda: hass.states.get(select).state == "auto")
+    await unload(hass, entry)
+
+
+async def test_entity_commands_reach_the_service(hass: HomeAssistant, demo: Raincheck) -> None:
+    entry = await setup_entry(hass, demo)
+    pause = entity_id(hass, entry, "switch", "pause")
+    await hass.services.async_call("switch", "turn_on", {"entity_id": pause}, blocking=True)
+    _, snapshot = await api(demo, "GET", "/irrigation/snapshot")
+    assert snapshot["skip_check"]["is_paused"] is True
+    await eventually(lambda: hass.states.get(pause).state == "on")
+    await hass.services.async_call("switch", "turn_off", {"entity_id": pause}, blocking=True)
+    await eventually(lambda: hass.states.get(pause).state == "off")
+
+    wind = entity_id(hass, entry, "number", "threshold_max_wind_mph")
+    await hass.services.async_call("number", "set_value", {"entity_id": wind, "value": 17}, blocking=True)
+    await eventually(lambda: hass.states.get(wind).state == "17.0")
+
+    valve = entity_id(hass, entry, "valve", "zone_front_lawn_valve")
+    await hass.services.async_call("valve", "open_valve", {"entity_id": valve}, blocking=True)
+    await eventually(lambda: hass.states.get(valve).state == "open")
+    await hass.services.async_call("valve", "close_valve", {"entity_id": valve}, blocking=True)
+    await eventually(lambda: hass.states.get(valve).state == "closed")
+    await unload(hass, entry)
+
+
+async def test_unload_leaves_no_task_running(hass: HomeAssistant, demo: Raincheck) -> None:
+    entry = await setup_entry(hass, demo)
+
+    def ours() -> list[asyncio.Task]:
+        return [t for t in asyncio.all_tasks() if t.get_name().startswith(f"{DOMAIN} ") and not t.done()]
+
+    assert len(ours()) == 4  # three feeds and the manifest reader
+    await unload(hass, entry)
+    assert entry.state is ConfigEntryState.NOT_LOADED
+    assert ours() == []
+
+
+async def test_entities_are_unavailable_while_the_service_is_down(hass: HomeAssistant) -> None:
+    instance = await hass.async_add_executor_job(start_raincheck, {"DEMO": "1"})
+    try:
+        entry = await setup_entry(hass, instance)
+        verdict = entity_id(hass, entry, "sensor", "verdict")
+        assert hass.states.get(verdict).state != STATE_UNAVAILABLE
+        await hass.async_add_executor_job(instance.stop)
+        await eventually(lambda: hass.states.get(verdict).state == STATE_UNAVAILABLE)
+        await hass.async_add_executor_job(instance.start)  # same port, same data: the same install
+        await eventually(lambda: hass.states.get(verdict).state != STATE_UNAVAILABLE, timeout=30)
+        await unload(hass, entry)
+    finally:
+        await hass.async_add_executor_job(remove, instance)
+
+
+async def test_weather_forecasts_come_from_the_forecast_snapshot(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    await hass.config.async_update(unit_system="us_customary")
+    entry = await setup_entry(hass, demo)
+    weather = entity_id(hass, entry, "weather", "weather")
+    _, snapshot = await api(demo, "GET", "/forecast/snapshot")
+    for kind, rows, field in (("daily", snapshot["daily"], "temp_max_f"), ("hourly", snapshot["hourly"], "temp_f")):
+        response = await hass.services.async_call(
+            "weather", "get_forecasts", {"entity_id": weather, "type": kind}, blocking=True, return_response=True
+        )
+        forecast = response[weather]["forecast"]
+        assert len(forecast) == len(rows)
+        assert [f.get("temperature") for f in forecast] == [r[field] for r in rows]
+    await unload(hass, entry)
+
+
+async def test_diagnostics_redact_every_secret(hass: HomeAssistant, demo: Raincheck) -> None:
+    entry = await setup_entry(hass, demo)
+    hass.config_entries.async_update_entry(entry, data={**entry.data, "token": "s3cret-token"})
+    diagnostics = await async_get_config_entry_diagnostics(hass, entry)
+    text = json.dumps(diagnostics)
+    assert "s3cret-token" not in text
+    assert entry.unique_id not in text
+    assert "127.0.0.1" not in text
+    assert diagnostics["data"]["entities"]  # the rest is there
+    await unload(hass, entry)
