@@ -70,8 +70,30 @@ async def async_setup_entry(hass: HomeAssistant, entry: RaincheckConfigEntry) ->
         config_entry_id=entry.entry_id, **device_info(coordinator, {"kind": "service"})
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
+    entry.async_on_unload(coordinator.async_add_listener(lambda: _remove_stale_devices(hass, entry)))
     coordinator.start_push()
     return True
+
+
+def _live_identifiers(entry: RaincheckConfigEntry) -> set[str]:
+    uuid = str(entry.unique_id)
+    return {uuid} | {
+        f"{uuid}_controller_{e['device']['id']}"
+        for e in entry.runtime_data.coordinator.data.entities.values()
+        if e["device"]["kind"] == "controller"
+    }
+
+
+def _remove_stale_devices(hass: HomeAssistant, entry: RaincheckConfigEntry) -> None:
+    """A controller the service no longer has leaves with its device (stale-devices)."""
+    if not entry.runtime_data.coordinator.last_update_success:
+        return
+    live = _live_identifiers(entry)
+    registry = dr.async_get(hass)
+    for device in dr.async_entries_for_config_entry(registry, entry.entry_id):
+        ours = {ident for domain, ident in device.identifiers if domain == DOMAIN}
+        if ours and not ours & live:
+            registry.async_update_device(device.id, remove_config_entry_id=entry.entry_id)
 
 
 async def async_unload_entry(hass: HomeAssistant, entry: RaincheckConfigEntry) -> bool:
@@ -100,10 +122,6 @@ async def _claim(client: RaincheckClient, claimed: bool) -> None:
 async def async_remove_config_entry_device(
     hass: HomeAssistant, entry: RaincheckConfigEntry, device: dr.DeviceEntry
 ) -> bool:
-    """A controller device may be removed once the service no longer has it."""
-    data = entry.runtime_data.coordinator.data
-    uuid = entry.unique_id
-    live = {f"{uuid}_controller_{e['device']['id']}" for e in data.entities.values() if e["device"]["kind"] == "controller"}
-    return not any(
-        domain == DOMAIN and (ident == uuid or ident in live) for domain, ident in device.identifiers
-    )
+    """A device may be removed by hand once the service no longer has it."""
+    live = _live_identifiers(entry)
+    return not any(domain == DOMAIN and ident in live for domain, ident in device.identifiers)
