@@ -10,6 +10,7 @@ import { once } from './core/zod-lazy';
 import { HealthRegistry } from './core/health';
 import { loadInstallId } from './core/install-id';
 import { MdnsAdvertiser } from './lan/mdns-advertiser';
+import { supervisorDiscoveryFrom } from './ha/supervisor-discovery';
 import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
@@ -635,6 +636,11 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
           }
         : null,
   });
+  const supervisorDiscovery = supervisorDiscoveryFrom(env.vars, {
+    logger,
+    fetch: options.fetch ?? fetch,
+    installId,
+  });
 
   return {
     env,
@@ -654,12 +660,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       // A moment after the start (multicast-dns takes tens of ms to load on a small host): the LAN
       // announcement never delays the first answer.
       setTimeout(() => void mdns.start(), MDNS_START_DELAY_MS).unref();
+      void supervisorDiscovery?.announce(port);
       return port;
     },
     stop: async () => {
       // Streams never end on their own: close them first so the server can.
       sse.closeAll();
       await mdns.stop();
+      await supervisorDiscovery?.stop();
       // Requests in flight get a grace period; one a client never finishes (a slow body) does not hold the stop.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       cutOff.unref();
