@@ -66,6 +66,8 @@ import { haLinkOptionsFromEnv } from './ha/ha-env';
 import type { HaLink } from './ha/ha-link';
 import { HaSupport } from './ha/ha-support';
 import { sensorsRoutes } from './http/routes/sensors';
+import { haClaimRoutes } from './http/routes/ha-claim';
+import { IntegrationClaim, settingsUnderClaim } from './ha/integration-claim';
 import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
 import { ForecastService } from './forecast/forecast-service';
 import { createForecastFactory } from './forecast/plan';
@@ -492,7 +494,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
-  const mqttSettings = () => mqttSettingsFrom(config.current?.config ?? null, env.vars);
+  const haClaim = IntegrationClaim.inDataDir(env.dataDir);
+  const mqttSettings = () =>
+    settingsUnderClaim(mqttSettingsFrom(config.current?.config ?? null, env.vars), haClaim);
   const mqtt = mqttSettings()
     ? new (loadMqttPublisher())({
         bus,
@@ -507,6 +511,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       })
     : null;
   await mqtt?.start();
+  haClaim.onChange(() => mqtt?.settingsChanged());
   if (mqtt) health.provide('mqtt', () => mqtt.health());
   health.provide('engine', () => irrigation.engineHealth());
 
@@ -582,6 +587,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       weatherRoutes(deps),
       devicesRoutes(deps),
       sensorsRoutes(deps),
+      haClaimRoutes(deps, haClaim, () => mqtt !== null),
       ingestRoutes(deps),
       forecastRoutes(deps),
       radarRoutes(radarService),

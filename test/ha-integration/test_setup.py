@@ -165,3 +165,19 @@ async def test_diagnostics_redact_every_secret(hass: HomeAssistant, demo: Rainch
     assert "127.0.0.1" not in text
     assert diagnostics["data"]["entities"]  # the rest is there
     await unload(hass, entry)
+
+
+async def test_the_entry_claims_the_install_and_its_removal_releases_it(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    """One entity per fact: a claimed install withdraws its MQTT discovery copies."""
+    entry = await setup_entry(hass, demo)
+    _, claim = await api(demo, "GET", "/ha/claim")
+    assert claim["claimed"] is True
+    await unload(hass, entry)
+    _, claim = await api(demo, "GET", "/ha/claim")
+    assert claim["claimed"] is True  # unloading (a restart of HA) keeps the claim
+    assert await hass.config_entries.async_remove(entry.entry_id)
+    await hass.async_block_till_done()
+    _, claim = await api(demo, "GET", "/ha/claim")
+    assert claim["claimed"] is False

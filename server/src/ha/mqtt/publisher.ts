@@ -117,6 +117,11 @@ export class MqttPublisher implements Module {
     await withinMs(this.commands.idle(), STOP_GRACE_MS);
   }
 
+  /** The settings changed outside the config (the integration's claim): follow them. */
+  settingsChanged(): void {
+    this.onConfigChanged();
+  }
+
   /** The /health `mqtt` subsystem. */
   health(): { status: SubsystemStatus; note: string | null } {
     if (!this.deps.installId) return { status: 'unavailable', note: 'no install id: nothing is published' };
