@@ -131,6 +131,8 @@ class RaincheckCoordinator(DataUpdateCoordinator[RaincheckData]):
     def _on_snapshot(self, feed: str, snapshot: Any) -> None:
         was_down = bool(self._feeds_down)
         self._feeds_down.discard(feed)
+        if was_down and not self._feeds_down:
+            _LOGGER.info("Raincheck at %s is reachable again", self.client.host)
         if self.data is None:
             return
         if feed == FEED_IRRIGATION and isinstance(snapshot, dict):
@@ -142,8 +144,8 @@ class RaincheckCoordinator(DataUpdateCoordinator[RaincheckData]):
         self._manifest_stale.set()
 
     def _feed_down(self, feed: str, error: Exception) -> None:
-        if feed not in self._feeds_down:
-            _LOGGER.debug("Raincheck feed %s lost: %s", feed, error)
+        # The coordinator logs the error once as the entities turn unavailable.
+        _LOGGER.debug("Raincheck feed %s lost: %s", feed, error)
         self._feeds_down.add(feed)
         self.async_set_update_error(error)
 
