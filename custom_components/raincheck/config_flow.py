@@ -55,9 +55,7 @@ class CannotConnect(Exception):
     """Mapped to the `cannot_connect` error."""
 
 
-async def probe(
-    flow: ConfigFlow, host: str, port: int, token: str | None
-) -> tuple[dict[str, Any], bool]:
+async def probe(flow: ConfigFlow, host: str, port: int, token: str | None) -> tuple[dict[str, Any], bool]:
     """/info, then /auth/session when the install wants credentials and a token was given.
 
     Returns the info and whether the token (if any was needed) was accepted.
@@ -135,9 +133,7 @@ class RaincheckConfigFlow(ConfigFlow, domain=DOMAIN):
             return self.async_abort(reason="no_install_id")
         self._info = info
         await self.async_set_unique_id(str(uuid))
-        self._abort_if_unique_id_configured(
-            updates={CONF_HOST: self._host, CONF_PORT: self._port}
-        )
+        self._abort_if_unique_id_configured(updates={CONF_HOST: self._host, CONF_PORT: self._port})
         if not authorized:
             if token is not None:
                 errors["base"] = "invalid_auth"
@@ -210,9 +206,7 @@ class RaincheckConfigFlow(ConfigFlow, domain=DOMAIN):
         self.context["title_placeholders"] = {"name": self._addon_name}
         return await self.async_step_hassio_confirm()
 
-    async def async_step_hassio_confirm(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
+    async def async_step_hassio_confirm(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
         placeholders = {"addon": self._addon_name or "Raincheck"}
         if user_input is not None:
@@ -229,9 +223,7 @@ class RaincheckConfigFlow(ConfigFlow, domain=DOMAIN):
         self._host, self._port = entry_data[CONF_HOST], entry_data[CONF_PORT]
         return await self.async_step_reauth_confirm()
 
-    async def async_step_reauth_confirm(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
+    async def async_step_reauth_confirm(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         errors: dict[str, str] = {}
         placeholders = {"host": f"{self._host}:{self._port}"}
         if user_input is not None:
@@ -248,9 +240,7 @@ class RaincheckConfigFlow(ConfigFlow, domain=DOMAIN):
                 if str(info.get("uuid")) != entry.unique_id:
                     return self.async_abort(reason="wrong_install")
                 if authorized:
-                    return self.async_update_reload_and_abort(
-                        entry, data_updates={CONF_TOKEN: token}
-                    )
+                    return self.async_update_reload_and_abort(entry, data_updates={CONF_TOKEN: token})
                 errors["base"] = "invalid_auth"
         return self.async_show_form(
             step_id="reauth_confirm",
@@ -261,9 +251,7 @@ class RaincheckConfigFlow(ConfigFlow, domain=DOMAIN):
 
     # Reconfigure ----------------------------------------------------------
 
-    async def async_step_reconfigure(
-        self, user_input: dict[str, Any] | None = None
-    ) -> ConfigFlowResult:
+    async def async_step_reconfigure(self, user_input: dict[str, Any] | None = None) -> ConfigFlowResult:
         entry = self._get_reconfigure_entry()
         errors: dict[str, str] = {}
         placeholders: dict[str, str] = {}

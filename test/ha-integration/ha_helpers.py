@@ -17,9 +17,7 @@ from custom_components.raincheck.const import DOMAIN
 from raincheck_process import Raincheck
 
 
-async def setup_entry(
-    hass: HomeAssistant, instance: Raincheck, token: str | None = None
-) -> MockConfigEntry:
+async def setup_entry(hass: HomeAssistant, instance: Raincheck, token: str | None = None) -> MockConfigEntry:
     _, info = await api(instance, "GET", "/info")
     entry = MockConfigEntry(
         domain=DOMAIN,

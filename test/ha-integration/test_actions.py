@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+import voluptuous as vol
 
 from homeassistant.core import HomeAssistant
 from homeassistant.exceptions import HomeAssistantError, ServiceValidationError
@@ -70,8 +71,10 @@ async def test_each_action_reaches_the_service(hass: HomeAssistant, demo: Rainch
     before = dt_util.utcnow()
     await call(hass, entry_id, "pause", duration={"hours": 2})
     epoch = (await snapshot(demo))["pause_until_epoch"]
-    assert int((before + timedelta(hours=2)).timestamp()) <= epoch <= int(
-        (dt_util.utcnow() + timedelta(hours=2)).timestamp()
+    assert (
+        int((before + timedelta(hours=2)).timestamp())
+        <= epoch
+        <= int((dt_util.utcnow() + timedelta(hours=2)).timestamp())
     )
     await call(hass, entry_id, "resume")
     assert (await snapshot(demo))["pause_until_epoch"] == 0
@@ -110,7 +113,7 @@ async def test_a_refusal_comes_back_with_the_servers_code(hass: HomeAssistant, d
     assert unknown.value.translation_placeholders["code"] == "zone_unknown"
 
     # A field HA can validate never reaches the server.
-    with pytest.raises(Exception):
+    with pytest.raises(vol.Invalid):
         await call(hass, entry.entry_id, "run_zone", zone="front_lawn", seconds=99999)
     await unload(hass, entry)
 

@@ -19,9 +19,11 @@ async def test_each_watering_day_of_the_plan_is_an_event(hass: HomeAssistant, de
     # A global "run" override makes the demo plan watering whatever its weather says.
     await api(demo, "POST", "/irrigation/action", {"kind": "set_global_override", "mode": "run"})
     coordinator = entry.runtime_data.coordinator
-    await eventually(lambda: any(
-        z["planned_seconds"] > 0 for d in coordinator.data.irrigation["water_plan"] for z in d["zones"]
-    ))
+    await eventually(
+        lambda: any(
+            z["planned_seconds"] > 0 for d in coordinator.data.irrigation["water_plan"] for z in d["zones"]
+        )
+    )
     _, snapshot = await api(demo, "GET", "/irrigation/snapshot")
     watering = [
         day

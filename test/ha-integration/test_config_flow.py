@@ -14,7 +14,6 @@ from homeassistant.const import CONF_HOST, CONF_PORT, CONF_TOKEN
 from homeassistant.core import HomeAssistant
 from homeassistant.data_entry_flow import FlowResultType
 
-from conftest import api
 from custom_components.raincheck.const import DOMAIN, OPT_CALENDAR, OPT_DIAGNOSTIC_ENTITIES, OPT_WEATHER
 from raincheck_process import (
     AUTH_REQUIRED_CONFIG,
@@ -97,7 +96,9 @@ async def test_manual_with_nothing_listening_says_cannot_connect(hass: HomeAssis
 async def test_an_api_major_other_than_2_is_refused_with_its_version(hass: HomeAssistant) -> None:
     # No Raincheck speaks API 3 yet: a loopback peer answers /info as one would.
     async def info(_request: web.Request) -> web.Response:
-        return web.json_response({"service": "raincheck", "api_version": "3.0.0", "uuid": "u-3", "auth_required": False})
+        return web.json_response(
+            {"service": "raincheck", "api_version": "3.0.0", "uuid": "u-3", "auth_required": False}
+        )
 
     app = web.Application()
     app.router.add_get("/api/v1/info", info)

@@ -4,14 +4,11 @@ entity commands, unload."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 import json
 
-import pytest
-from pytest_homeassistant_custom_component.common import MockConfigEntry
 
 from homeassistant.config_entries import ConfigEntryState
-from homeassistant.const import CONF_HOST, CONF_PORT, STATE_UNAVAILABLE
+from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr, entity_registry as er
 
@@ -75,9 +72,7 @@ async def test_devices_are_the_service_and_each_controller_with_its_zones(
     await unload(hass, entry)
 
 
-async def test_a_change_made_through_the_api_arrives_over_sse(
-    hass: HomeAssistant, demo: Raincheck
-) -> None:
+async def test_a_change_made_through_the_api_arrives_over_sse(hass: HomeAssistant, demo: Raincheck) -> None:
     entry = await setup_entry(hass, demo)
     select = entity_id(hass, entry, "select", "global_override")
     assert hass.states.get(select).state == "auto"
@@ -145,9 +140,16 @@ async def test_weather_forecasts_come_from_the_forecast_snapshot(
     entry = await setup_entry(hass, demo)
     weather = entity_id(hass, entry, "weather", "weather")
     _, snapshot = await api(demo, "GET", "/forecast/snapshot")
-    for kind, rows, field in (("daily", snapshot["daily"], "temp_max_f"), ("hourly", snapshot["hourly"], "temp_f")):
+    for kind, rows, field in (
+        ("daily", snapshot["daily"], "temp_max_f"),
+        ("hourly", snapshot["hourly"], "temp_f"),
+    ):
         response = await hass.services.async_call(
-            "weather", "get_forecasts", {"entity_id": weather, "type": kind}, blocking=True, return_response=True
+            "weather",
+            "get_forecasts",
+            {"entity_id": weather, "type": kind},
+            blocking=True,
+            return_response=True,
         )
         forecast = response[weather]["forecast"]
         assert len(forecast) == len(rows)

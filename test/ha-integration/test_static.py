@@ -20,19 +20,58 @@ LANGUAGES = ["en", "de", "es", "fr"]
 
 # Rule names of HA's quality scale (script/hassfest/quality_scale.py).
 QUALITY_RULES = {
-    "action-setup", "appropriate-polling", "brands", "common-modules", "config-flow-test-coverage",
-    "config-flow", "dependency-transparency", "docs-actions", "docs-high-level-description",
-    "docs-installation-instructions", "docs-removal-instructions", "entity-event-setup",
-    "entity-unique-id", "has-entity-name", "runtime-data", "test-before-configure",
-    "test-before-setup", "unique-config-entry", "action-exceptions", "config-entry-unloading",
-    "docs-configuration-parameters", "docs-installation-parameters", "entity-unavailable",
-    "integration-owner", "log-when-unavailable", "parallel-updates", "reauthentication-flow",
-    "test-coverage", "devices", "diagnostics", "discovery-update-info", "discovery",
-    "docs-data-update", "docs-examples", "docs-known-limitations", "docs-supported-devices",
-    "docs-supported-functions", "docs-troubleshooting", "docs-use-cases", "dynamic-devices",
-    "entity-category", "entity-device-class", "entity-disabled-by-default", "entity-translations",
-    "exception-translations", "icon-translations", "reconfiguration-flow", "repair-issues",
-    "stale-devices", "async-dependency", "inject-websession", "strict-typing",
+    "action-setup",
+    "appropriate-polling",
+    "brands",
+    "common-modules",
+    "config-flow-test-coverage",
+    "config-flow",
+    "dependency-transparency",
+    "docs-actions",
+    "docs-high-level-description",
+    "docs-installation-instructions",
+    "docs-removal-instructions",
+    "entity-event-setup",
+    "entity-unique-id",
+    "has-entity-name",
+    "runtime-data",
+    "test-before-configure",
+    "test-before-setup",
+    "unique-config-entry",
+    "action-exceptions",
+    "config-entry-unloading",
+    "docs-configuration-parameters",
+    "docs-installation-parameters",
+    "entity-unavailable",
+    "integration-owner",
+    "log-when-unavailable",
+    "parallel-updates",
+    "reauthentication-flow",
+    "test-coverage",
+    "devices",
+    "diagnostics",
+    "discovery-update-info",
+    "discovery",
+    "docs-data-update",
+    "docs-examples",
+    "docs-known-limitations",
+    "docs-supported-devices",
+    "docs-supported-functions",
+    "docs-troubleshooting",
+    "docs-use-cases",
+    "dynamic-devices",
+    "entity-category",
+    "entity-device-class",
+    "entity-disabled-by-default",
+    "entity-translations",
+    "exception-translations",
+    "icon-translations",
+    "reconfiguration-flow",
+    "repair-issues",
+    "stale-devices",
+    "async-dependency",
+    "inject-websession",
+    "strict-typing",
 }
 
 
@@ -56,7 +95,16 @@ def placeholders(text: str) -> set[str]:
 
 def test_manifest_has_the_keys_hassfest_and_hacs_require() -> None:
     manifest = load_json(COMPONENT / "manifest.json")
-    for key in ("domain", "name", "codeowners", "documentation", "integration_type", "iot_class", "requirements", "version"):
+    for key in (
+        "domain",
+        "name",
+        "codeowners",
+        "documentation",
+        "integration_type",
+        "iot_class",
+        "requirements",
+        "version",
+    ):
         assert key in manifest, key
     assert manifest["domain"] == "raincheck"
     assert manifest["config_flow"] is True
@@ -74,10 +122,23 @@ def test_manifest_has_the_keys_hassfest_and_hacs_require() -> None:
 def test_hacs_json_and_the_hacs_layout() -> None:
     hacs = load_json(ROOT / "hacs.json")
     assert hacs["name"] == "Raincheck"
-    assert set(hacs) <= {"name", "homeassistant", "render_readme", "content_in_root", "zip_release", "filename", "hide_default_branch", "country", "persistent_directory", "hacs"}
+    assert set(hacs) <= {
+        "name",
+        "homeassistant",
+        "render_readme",
+        "content_in_root",
+        "zip_release",
+        "filename",
+        "hide_default_branch",
+        "country",
+        "persistent_directory",
+        "hacs",
+    }
     assert hacs.get("content_in_root", False) is False
     # HACS wants exactly one integration under custom_components/.
-    assert [p.name for p in (ROOT / "custom_components").iterdir() if p.is_dir() and p.name != "__pycache__"] == ["raincheck"]
+    assert [
+        p.name for p in (ROOT / "custom_components").iterdir() if p.is_dir() and p.name != "__pycache__"
+    ] == ["raincheck"]
 
 
 def test_repository_yaml_is_a_valid_add_on_repository() -> None:
@@ -112,7 +173,11 @@ def test_translations_match_strings_json_key_for_key_with_the_same_placeholders(
 
 
 def test_every_action_is_described_in_services_yaml_strings_and_icons() -> None:
-    services = {k: v for k, v in yaml.safe_load((COMPONENT / "services.yaml").read_text()).items() if not k.startswith(".")}
+    services = {
+        k: v
+        for k, v in yaml.safe_load((COMPONENT / "services.yaml").read_text()).items()
+        if not k.startswith(".")
+    }
     strings = load_json(COMPONENT / "strings.json")["services"]
     icons = load_json(COMPONENT / "icons.json")["services"]
     assert set(services) == set(ACTIONS) == set(strings) == set(icons)
@@ -146,8 +211,17 @@ def test_quality_scale_names_every_rule_with_an_honest_status() -> None:
         if status != "done":
             assert isinstance(rule, dict) and rule.get("comment"), f"{name}: {status} needs a reason"
     for required in (
-        "runtime-data", "has-entity-name", "entity-unique-id", "unique-config-entry",
-        "test-before-configure", "test-before-setup", "config-entry-unloading",
-        "reauthentication-flow", "reconfiguration-flow", "diagnostics", "dynamic-devices", "stale-devices",
+        "runtime-data",
+        "has-entity-name",
+        "entity-unique-id",
+        "unique-config-entry",
+        "test-before-configure",
+        "test-before-setup",
+        "config-entry-unloading",
+        "reauthentication-flow",
+        "reconfiguration-flow",
+        "diagnostics",
+        "dynamic-devices",
+        "stale-devices",
     ):
         assert rules[required] == "done", required
