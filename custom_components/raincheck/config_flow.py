@@ -133,7 +133,8 @@ class RaincheckConfigFlow(ConfigFlow, domain=DOMAIN):
             return self.async_abort(reason="no_install_id")
         self._info = info
         await self.async_set_unique_id(str(uuid))
-        self._abort_if_unique_id_configured(updates={CONF_HOST: self._host, CONF_PORT: self._port})
+        # A discovery step already moved a known install to its new address.
+        self._abort_if_unique_id_configured()
         if not authorized:
             if token is not None:
                 errors["base"] = "invalid_auth"

@@ -82,6 +82,7 @@ async def test_manual_creates_the_entry_keyed_by_the_install_uuid(
     )
     assert again["type"] is FlowResultType.ABORT
     assert again["reason"] == "already_configured"
+    assert result["result"].data[CONF_HOST] == "127.0.0.1"  # a manual try moves nothing
 
 
 async def test_manual_with_nothing_listening_says_cannot_connect(hass: HomeAssistant) -> None:
@@ -218,6 +219,7 @@ async def test_reconfigure_moves_the_entry_and_refuses_another_install(
         result = await hass.config_entries.flow.async_configure(
             result["flow_id"], {CONF_HOST: "localhost", CONF_PORT: demo.port}
         )
+        await hass.async_block_till_done()  # the reload, still without a real setup
     assert result["type"] is FlowResultType.ABORT
     assert result["reason"] == "reconfigure_successful"
     assert entry.data == {CONF_HOST: "localhost", CONF_PORT: demo.port}
