@@ -71,8 +71,14 @@ async def async_setup_entry(hass: HomeAssistant, entry: RaincheckConfigEntry) ->
     )
     await hass.config_entries.async_forward_entry_setups(entry, PLATFORMS)
     entry.async_on_unload(coordinator.async_add_listener(lambda: _remove_stale_devices(hass, entry)))
+    entry.async_on_unload(entry.add_update_listener(_options_changed))
     coordinator.start_push()
     return True
+
+
+async def _options_changed(hass: HomeAssistant, entry: RaincheckConfigEntry) -> None:
+    """What to expose changed: set the entry up again with the new options."""
+    await hass.config_entries.async_reload(entry.entry_id)
 
 
 def _live_identifiers(entry: RaincheckConfigEntry) -> set[str]:

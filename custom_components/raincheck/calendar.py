@@ -18,7 +18,7 @@ from homeassistant.util import dt as dt_util
 
 from .const import OPT_CALENDAR
 from .coordinator import RaincheckCoordinator
-from .entity import RaincheckEntity, device_info
+from .entity import remove_unwanted, RaincheckEntity, device_info
 
 if TYPE_CHECKING:
     from . import RaincheckConfigEntry
@@ -29,8 +29,10 @@ PARALLEL_UPDATES = 0
 async def async_setup_entry(
     hass: HomeAssistant, entry: RaincheckConfigEntry, async_add_entities: AddEntitiesCallback
 ) -> None:
-    if entry.options.get(OPT_CALENDAR, True):
-        async_add_entities([RaincheckPlanCalendar(entry.runtime_data.coordinator)])
+    if not entry.options.get(OPT_CALENDAR, True):
+        remove_unwanted(hass, entry, "calendar", "water_plan")
+        return
+    async_add_entities([RaincheckPlanCalendar(entry.runtime_data.coordinator)])
 
 
 def planned_events(irrigation: dict[str, Any] | None) -> list[CalendarEvent]:

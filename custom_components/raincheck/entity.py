@@ -144,12 +144,23 @@ def setup_manifest_platform(
         if new:
             known.update(new)
             async_add_entities(factory(coordinator, key) for key in new)
+        known.intersection_update(current)
+        # Whatever this platform registered that the manifest (or the options) no longer
+        # offers leaves the registry: a deleted zone, also one deleted while HA was off.
         registry = er.async_get(hass)
-        for key in known - current:
-            known.discard(key)
-            unique_id = f"{entry.unique_id}_{key}"
-            if entity_id := registry.async_get_entity_id(platform, DOMAIN, unique_id):
-                registry.async_remove(entity_id)
+        prefix = f"{entry.unique_id}_"
+        for registered in er.async_entries_for_config_entry(registry, entry.entry_id):
+            if registered.domain != platform or not registered.unique_id.startswith(prefix):
+                continue
+            if registered.unique_id.removeprefix(prefix) not in current:
+                registry.async_remove(registered.entity_id)
 
     sync()
     entry.async_on_unload(coordinator.async_add_listener(sync))
+
+
+def remove_unwanted(hass: HomeAssistant, entry: RaincheckConfigEntry, platform: str, key: str) -> None:
+    """An entity the options turned off leaves the registry rather than linger unavailable."""
+    registry = er.async_get(hass)
+    if entity_id := registry.async_get_entity_id(platform, DOMAIN, f"{entry.unique_id}_{key}"):
+        registry.async_remove(entity_id)

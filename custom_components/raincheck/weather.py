@@ -17,7 +17,7 @@ from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
 from .const import OPT_WEATHER
 from .coordinator import RaincheckCoordinator
-from .entity import device_info
+from .entity import remove_unwanted, device_info
 
 if TYPE_CHECKING:
     from . import RaincheckConfigEntry
@@ -28,8 +28,10 @@ PARALLEL_UPDATES = 0
 async def async_setup_entry(
     hass: HomeAssistant, entry: RaincheckConfigEntry, async_add_entities: AddEntitiesCallback
 ) -> None:
-    if entry.options.get(OPT_WEATHER, True):
-        async_add_entities([RaincheckWeather(entry.runtime_data.coordinator)])
+    if not entry.options.get(OPT_WEATHER, True):
+        remove_unwanted(hass, entry, "weather", "weather")
+        return
+    async_add_entities([RaincheckWeather(entry.runtime_data.coordinator)])
 
 
 def _at(epoch: int | None) -> str | None:

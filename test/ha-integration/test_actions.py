@@ -96,7 +96,12 @@ async def test_each_action_reaches_the_service(hass: HomeAssistant, demo: Rainch
     await call(hass, entry_id, "set_zone_override", zone="vegetables", mode="auto")
 
     result = await call(hass, entry_id, "declare_soil_state", zone="shade_bed", state="soaked")
-    assert result is not None
+    assert result["kind"] == "declare_soil_state"
+    assert (result["zone"], result["state"], result["source"]) == ("shade_bed", "soaked", "owner")
+    dated = await call(
+        hass, entry_id, "declare_soil_state", zone="shade_bed", state="soaked", date=result["date"]
+    )
+    assert dated["date"] == result["date"]
     await unload(hass, entry)
 
 

@@ -158,8 +158,9 @@ async def test_weather_forecasts_come_from_the_forecast_snapshot(
 
 
 async def test_diagnostics_redact_every_secret(hass: HomeAssistant, demo: Raincheck) -> None:
-    entry = await setup_entry(hass, demo)
-    hass.config_entries.async_update_entry(entry, data={**entry.data, "token": "s3cret-token"})
+    # Auth is off on the demo: the token is carried but not needed.
+    entry = await setup_entry(hass, demo, token="s3cret-token")
+    assert entry.data["token"] == "s3cret-token"
     diagnostics = await async_get_config_entry_diagnostics(hass, entry)
     text = json.dumps(diagnostics)
     assert "s3cret-token" not in text
@@ -183,3 +184,22 @@ async def test_the_entry_claims_the_install_and_its_removal_releases_it(
     await hass.async_block_till_done()
     _, claim = await api(demo, "GET", "/ha/claim")
     assert claim["claimed"] is False
+
+
+async def test_options_take_effect_at_once(hass: HomeAssistant, demo: Raincheck) -> None:
+    entry = await setup_entry(hass, demo)
+    weather = entity_id(hass, entry, "weather", "weather")
+    battery = entity_id(hass, entry, "sensor", "weather_battery_v")
+    assert hass.states.get(weather) is not None
+    result = await hass.config_entries.options.async_init(entry.entry_id)
+    await hass.config_entries.options.async_configure(
+        result["flow_id"], {"expose_weather": False, "expose_calendar": True, "expose_diagnostic": False}
+    )
+    await hass.async_block_till_done()
+    assert entry.state is ConfigEntryState.LOADED
+    registry = er.async_get(hass)
+    assert registry.async_get_entity_id("weather", "raincheck", f"{entry.unique_id}_weather") is None
+    assert hass.states.get(weather) is None
+    assert hass.states.get(battery) is None
+    assert registry.async_get_entity_id("sensor", "raincheck", f"{entry.unique_id}_weather_battery_v") is None
+    await unload(hass, entry)
