@@ -203,3 +203,18 @@ async def test_options_take_effect_at_once(hass: HomeAssistant, demo: Raincheck)
     assert hass.states.get(battery) is None
     assert registry.async_get_entity_id("sensor", "raincheck", f"{entry.unique_id}_weather_battery_v") is None
     await unload(hass, entry)
+
+
+async def test_a_service_that_does_not_answer_at_setup_is_retried(hass: HomeAssistant) -> None:
+    from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+    from homeassistant.const import CONF_HOST, CONF_PORT
+
+    from raincheck_process import free_port
+
+    entry = MockConfigEntry(
+        domain="raincheck", unique_id="gone", data={CONF_HOST: "127.0.0.1", CONF_PORT: free_port()}
+    )
+    entry.add_to_hass(hass)
+    assert not await hass.config_entries.async_setup(entry.entry_id)
+    assert entry.state is ConfigEntryState.SETUP_RETRY
