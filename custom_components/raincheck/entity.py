@@ -17,6 +17,7 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 from .api import RaincheckApiError, RaincheckError
 from .const import DOMAIN, OPT_DIAGNOSTIC_ENTITIES
 from .coordinator import RaincheckCoordinator
+from .translated import TRANSLATED_KEYS
 
 if TYPE_CHECKING:
     from . import RaincheckConfigEntry
@@ -89,8 +90,11 @@ class ManifestEntity(RaincheckEntity):
     def __init__(self, coordinator: RaincheckCoordinator, key: str) -> None:
         super().__init__(coordinator, key)
         descriptor = coordinator.data.entities[key]
-        # Names come from the service (zone names are the user's own words).
-        self._attr_name = descriptor["name"]
+        if key in TRANSLATED_KEYS.get(descriptor["platform"], ()):
+            self._attr_translation_key = key
+        else:
+            # A zone's entities: named by the service after the zone (the owner's own words).
+            self._attr_name = descriptor["name"]
         self._attr_icon = descriptor.get("icon")
         category = descriptor.get("entity_category")
         self._attr_entity_category = EntityCategory(category) if category else None

@@ -45,6 +45,11 @@ async def test_every_manifest_descriptor_becomes_an_entity_as_described(
     assert temp.attributes["device_class"] == "temperature"
     assert temp.attributes["state_class"] == "measurement"
     verdict = hass.states.get(entity_id(hass, entry, "sensor", "verdict"))
+    # Fixed entities are translated (strings.json); a zone's are named after the zone.
+    assert registry.async_get(verdict.entity_id).translation_key == "verdict"
+    assert verdict.attributes["friendly_name"] == "Raincheck Today's verdict"
+    valve = hass.states.get(entity_id(hass, entry, "valve", "zone_front_lawn_valve"))
+    assert valve.attributes["friendly_name"] == "demo_controller (dry_run) Front lawn"
     verdict_descriptor = next(d for d in manifest["entities"] if d["key"] == "verdict")
     assert verdict.attributes["options"] == verdict_descriptor["options"]
     wind = hass.states.get(entity_id(hass, entry, "number", "threshold_max_wind_mph"))

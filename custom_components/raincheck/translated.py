@@ -1,0 +1,61 @@
+"""Manifest entities whose names (and enum states) the integration translates.
+
+Keyed by manifest key; the rest (a zone's entities, named after the zone) keep the
+service's name. test_static checks this table against strings.json."""
+
+from __future__ import annotations
+
+from typing import Final
+
+TRANSLATED_KEYS: Final[dict[str, frozenset[str]]] = {
+    "datetime": frozenset(
+        {
+            "pause_until",
+        }
+    ),
+    "number": frozenset(
+        {
+            "threshold_max_wind_mph",
+            "threshold_min_temp_f",
+            "threshold_rain_skip_in",
+        }
+    ),
+    "select": frozenset(
+        {
+            "global_override",
+            "override_tomorrow",
+        }
+    ),
+    "sensor": frozenset(
+        {
+            "flow_rate",
+            "next_run",
+            "reason",
+            "verdict",
+            "water_level",
+            "weather_air_temp_f",
+            "weather_battery_pct",
+            "weather_battery_v",
+            "weather_illuminance_lx",
+            "weather_leaf_wetness_pct",
+            "weather_lightning_avg_dist_mi",
+            "weather_lightning_strikes_last_hour",
+            "weather_pop_pct",
+            "weather_pressure_inhg",
+            "weather_rain_in_today",
+            "weather_rain_intensity_in_hr",
+            "weather_rh_pct",
+            "weather_solar_w_m2",
+            "weather_uv_index",
+            "weather_wind_avg_mph",
+            "weather_wind_dir_deg",
+            "weather_wind_gust_mph",
+            "weather_wind_lull_mph",
+        }
+    ),
+    "switch": frozenset(
+        {
+            "pause",
+        }
+    ),
+}
