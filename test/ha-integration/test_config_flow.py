@@ -237,3 +237,43 @@ async def test_options_choose_what_to_expose(hass: HomeAssistant) -> None:
     )
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert entry.options == {OPT_WEATHER: False, OPT_CALENDAR: True, OPT_DIAGNOSTIC_ENTITIES: False}
+
+
+async def test_zeroconf_moves_a_known_install_to_its_new_address(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+    uuid = uuid_of(demo)
+    entry = MockConfigEntry(domain=DOMAIN, unique_id=uuid, data={CONF_HOST: "127.0.0.1", CONF_PORT: 1})
+    entry.add_to_hass(hass)
+    with no_setup():
+        result = await hass.config_entries.flow.async_init(
+            DOMAIN, context={"source": config_entries.SOURCE_ZEROCONF}, data=zeroconf_info(demo, uuid)
+        )
+        await hass.async_block_till_done()
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "already_configured"
+    assert entry.data == {CONF_HOST: "127.0.0.1", CONF_PORT: demo.port}
+
+
+async def test_the_add_on_with_an_owner_account_asks_for_a_token(
+    hass: HomeAssistant, secured: Raincheck
+) -> None:
+    token, _ = await hass.async_add_executor_job(owner_token, secured, "addon-flow")
+    discovery = HassioServiceInfo(
+        config={"host": "127.0.0.1", "port": secured.port, "uuid": uuid_of(secured)},
+        name="Raincheck",
+        slug="raincheck",
+        uuid="discovery-message-id",
+    )
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_HASSIO}, data=discovery
+    )
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {})
+    assert result["step_id"] == "token"
+    with no_setup():
+        result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_TOKEN: token})
+    assert result["type"] is FlowResultType.CREATE_ENTRY
+    assert result["title"] == "Raincheck"
+    assert result["data"][CONF_TOKEN] == token
