@@ -19,10 +19,11 @@ from typing import Any
 
 from homeassistant.config_entries import ConfigEntry
 from homeassistant.core import HomeAssistant
-from homeassistant.exceptions import ConfigEntryAuthFailed
+from homeassistant.exceptions import ConfigEntryAuthFailed, ConfigEntryError
+from homeassistant.helpers import issue_registry as ir
 from homeassistant.helpers.update_coordinator import DataUpdateCoordinator, UpdateFailed
 
-from .api import RaincheckAuthError, RaincheckClient, RaincheckError
+from .api import RaincheckAuthError, RaincheckClient, RaincheckError, UnsupportedApiError
 from .const import (
     BACKOFF_FIRST_S,
     BACKOFF_MAX_S,
@@ -76,8 +77,21 @@ class RaincheckCoordinator(DataUpdateCoordinator[RaincheckData]):
             updates = await self._updates()
         except RaincheckAuthError as err:
             raise ConfigEntryAuthFailed("the token was refused") from err
+        except UnsupportedApiError as err:
+            # Raincheck was upgraded past what this integration speaks: retrying will not help.
+            ir.async_create_issue(
+                self.hass,
+                DOMAIN,
+                self._issue_id,
+                is_fixable=False,
+                severity=ir.IssueSeverity.ERROR,
+                translation_key="unsupported_api",
+                translation_placeholders={"api_version": err.api_version, "host": self.client.host},
+            )
+            raise ConfigEntryError(f"Raincheck speaks API {err.api_version}") from err
         except RaincheckError as err:
             raise UpdateFailed(str(err)) from err
+        ir.async_delete_issue(self.hass, DOMAIN, self._issue_id)
         return RaincheckData(
             info=info,
             entities=index_entities(manifest),
@@ -86,6 +100,10 @@ class RaincheckCoordinator(DataUpdateCoordinator[RaincheckData]):
             updates=updates,
             manifest_epoch=manifest.get("generated_epoch"),
         )
+
+    @property
+    def _issue_id(self) -> str:
+        return f"unsupported_api_{self.config_entry.entry_id}"
 
     async def _updates(self) -> dict[str, Any] | None:
         """GET /updates when the service has it and its check is on; None otherwise."""

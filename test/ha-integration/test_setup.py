@@ -223,3 +223,63 @@ async def test_a_service_that_does_not_answer_at_setup_is_retried(hass: HomeAssi
     entry.add_to_hass(hass)
     assert not await hass.config_entries.async_setup(entry.entry_id)
     assert entry.state is ConfigEntryState.SETUP_RETRY
+
+
+async def test_an_install_upgraded_past_api_2_stops_with_a_repair_issue(hass: HomeAssistant) -> None:
+    from aiohttp import web
+    from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+    from homeassistant.const import CONF_HOST, CONF_PORT
+    from homeassistant.helpers import issue_registry as ir
+
+    from raincheck_process import free_port
+
+    # No Raincheck speaks API 3 yet: a loopback peer answers /info as one would.
+    async def info(_request: web.Request) -> web.Response:
+        return web.json_response({"api_version": "3.0.0", "uuid": "u-3", "auth_required": False})
+
+    app = web.Application()
+    app.router.add_get("/api/v1/info", info)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        entry = MockConfigEntry(
+            domain="raincheck", unique_id="u-3", data={CONF_HOST: "127.0.0.1", CONF_PORT: port}
+        )
+        entry.add_to_hass(hass)
+        assert not await hass.config_entries.async_setup(entry.entry_id)
+        assert entry.state is ConfigEntryState.SETUP_ERROR  # not retried: retrying cannot help
+        issue = ir.async_get(hass).async_get_issue("raincheck", f"unsupported_api_{entry.entry_id}")
+        assert issue is not None
+        assert issue.translation_key == "unsupported_api"
+        assert issue.translation_placeholders["api_version"] == "3.0.0"
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_successful_setup_clears_the_api_repair_issue(hass: HomeAssistant, demo: Raincheck) -> None:
+    from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+    from homeassistant.const import CONF_HOST, CONF_PORT
+    from homeassistant.helpers import issue_registry as ir
+
+    _, info = await api(demo, "GET", "/info")
+    entry = MockConfigEntry(
+        domain="raincheck", unique_id=info["uuid"], data={CONF_HOST: "127.0.0.1", CONF_PORT: demo.port}
+    )
+    entry.add_to_hass(hass)
+    issue_id = f"unsupported_api_{entry.entry_id}"
+    ir.async_create_issue(
+        hass,
+        "raincheck",
+        issue_id,
+        is_fixable=False,
+        severity=ir.IssueSeverity.ERROR,
+        translation_key="unsupported_api",
+    )
+    assert await hass.config_entries.async_setup(entry.entry_id)
+    await hass.async_block_till_done()
+    assert ir.async_get(hass).async_get_issue("raincheck", issue_id) is None
+    await unload(hass, entry)
