@@ -4,6 +4,7 @@ entity commands, unload."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 import json
 
 
@@ -11,6 +12,7 @@ from homeassistant.config_entries import ConfigEntryState
 from homeassistant.const import STATE_UNAVAILABLE
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers import device_registry as dr, entity_registry as er
+from homeassistant.util import dt as dt_util
 
 from conftest import api
 from custom_components.raincheck.const import DOMAIN
@@ -108,6 +110,32 @@ async def test_entity_commands_reach_the_service(hass: HomeAssistant, demo: Rain
     await eventually(lambda: hass.states.get(valve).state == "open")
     await hass.services.async_call("valve", "close_valve", {"entity_id": valve}, blocking=True)
     await eventually(lambda: hass.states.get(valve).state == "closed")
+
+    run_now = entity_id(hass, entry, "button", "zone_back_lawn_run")
+    await hass.services.async_call("button", "press", {"entity_id": run_now}, blocking=True)
+    back = entity_id(hass, entry, "valve", "zone_back_lawn_valve")
+    await eventually(lambda: hass.states.get(back).state == "open")
+    await hass.services.async_call("valve", "close_valve", {"entity_id": back}, blocking=True)
+    await eventually(lambda: hass.states.get(back).state == "closed")
+
+    paused_until = entity_id(hass, entry, "datetime", "pause_until")
+    until = dt_util.utcnow().replace(microsecond=0) + timedelta(hours=5)
+    await hass.services.async_call(
+        "datetime", "set_value", {"entity_id": paused_until, "datetime": until}, blocking=True
+    )
+    _, snapshot = await api(demo, "GET", "/irrigation/snapshot")
+    assert snapshot["pause_until_epoch"] == int(until.timestamp())
+    await eventually(lambda: dt_util.parse_datetime(hass.states.get(paused_until).state) == until)
+    await api(demo, "POST", "/irrigation/action", {"kind": "set_pause_until", "epoch": 0})
+
+    override = entity_id(hass, entry, "select", "override_tomorrow")
+    await hass.services.async_call(
+        "select", "select_option", {"entity_id": override, "option": "skip"}, blocking=True
+    )
+    await eventually(lambda: hass.states.get(override).state == "skip")
+    await hass.services.async_call(
+        "select", "select_option", {"entity_id": override, "option": "none"}, blocking=True
+    )
     await unload(hass, entry)
 
 
