@@ -17,7 +17,7 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 from .api import RaincheckApiError, RaincheckError
 from .const import DOMAIN, OPT_DIAGNOSTIC_ENTITIES
 from .coordinator import RaincheckCoordinator
-from .translated import TRANSLATED_KEYS
+from .translated import TRANSLATED_KEYS, ZONE_KINDS
 
 if TYPE_CHECKING:
     from . import RaincheckConfigEntry
@@ -73,6 +73,18 @@ def refusal(err: RaincheckError) -> HomeAssistantError:
     )
 
 
+def zone_entity(descriptor: dict[str, Any]) -> tuple[str, str] | None:
+    """(kind, zone name) of a zone entity the integration translates, from its key and name."""
+    zone, key, name = descriptor.get("zone"), descriptor["key"], descriptor["name"]
+    if not zone or not key.startswith(f"zone_{zone}_"):
+        return None
+    kind = key.removeprefix(f"zone_{zone}_")
+    platform, suffix = ZONE_KINDS.get(kind, (None, ""))
+    if platform != descriptor["platform"] or not name.endswith(suffix) or len(name) == len(suffix):
+        return None
+    return kind, name.removesuffix(suffix)
+
+
 class RaincheckEntity(CoordinatorEntity[RaincheckCoordinator]):
     """Base of every Raincheck entity: named on its device, unique per install."""
 
@@ -92,8 +104,12 @@ class ManifestEntity(RaincheckEntity):
         descriptor = coordinator.data.entities[key]
         if key in TRANSLATED_KEYS.get(descriptor["platform"], ()):
             self._attr_translation_key = key
+        elif zone := zone_entity(descriptor):
+            kind, zone_name = zone
+            self._attr_translation_key = f"zone_{kind}"
+            self._attr_translation_placeholders = {"zone": zone_name}
         else:
-            # A zone's entities: named by the service after the zone (the owner's own words).
+            # A zone's valve is the zone's own name; anything new keeps the service's name.
             self._attr_name = descriptor["name"]
         self._attr_icon = descriptor.get("icon")
         category = descriptor.get("entity_category")

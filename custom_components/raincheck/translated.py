@@ -59,3 +59,16 @@ TRANSLATED_KEYS: Final[dict[str, frozenset[str]]] = {
         }
     ),
 }
+
+
+# A zone's entities: `zone_<slug>_<kind>`, named "<zone name><suffix>" by the service.
+# Translated as "zone_<kind>" with the zone name as the {zone} placeholder.
+ZONE_KINDS: Final[dict[str, tuple[str, str]]] = {
+    "bucket": ("sensor", " soil deficit"),
+    "planned": ("sensor", " planned run"),
+    "last_run": ("sensor", " last run"),
+    "run": ("button", " run now"),
+    "override": ("select", " override"),
+    "flow": ("sensor", " flow"),
+    "flow_baseline": ("sensor", " usual flow"),
+}

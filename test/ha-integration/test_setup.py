@@ -52,6 +52,11 @@ async def test_every_manifest_descriptor_becomes_an_entity_as_described(
     assert verdict.attributes["friendly_name"] == "Raincheck Today's verdict"
     valve = hass.states.get(entity_id(hass, entry, "valve", "zone_front_lawn_valve"))
     assert valve.attributes["friendly_name"] == "demo_controller (dry_run) Front lawn"
+    override = registry.async_get(entity_id(hass, entry, "select", "zone_front_lawn_override"))
+    assert override.translation_key == "zone_override"
+    assert hass.states.get(override.entity_id).attributes["friendly_name"] == (
+        "demo_controller (dry_run) Front lawn override"
+    )
     verdict_descriptor = next(d for d in manifest["entities"] if d["key"] == "verdict")
     assert verdict.attributes["options"] == verdict_descriptor["options"]
     wind = hass.states.get(entity_id(hass, entry, "number", "threshold_max_wind_mph"))
@@ -310,4 +315,16 @@ async def test_a_successful_setup_clears_the_api_repair_issue(hass: HomeAssistan
     assert await hass.config_entries.async_setup(entry.entry_id)
     await hass.async_block_till_done()
     assert ir.async_get(hass).async_get_issue("raincheck", issue_id) is None
+    await unload(hass, entry)
+
+
+async def test_entity_names_follow_the_language_of_home_assistant(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    await hass.config.async_update(language="de")
+    entry = await setup_entry(hass, demo)
+    verdict = hass.states.get(entity_id(hass, entry, "sensor", "verdict"))
+    assert verdict.attributes["friendly_name"] == "Raincheck Heutige Entscheidung"
+    override = hass.states.get(entity_id(hass, entry, "select", "zone_front_lawn_override"))
+    assert override.attributes["friendly_name"] == "demo_controller (dry_run) Front lawn Übersteuerung"
     await unload(hass, entry)

@@ -13,7 +13,7 @@ from homeassistant.const import Platform
 
 from custom_components.raincheck import PLATFORMS
 from custom_components.raincheck.services import ACTIONS
-from custom_components.raincheck.translated import TRANSLATED_KEYS
+from custom_components.raincheck.translated import TRANSLATED_KEYS, ZONE_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPONENT = ROOT / "custom_components" / "raincheck"
@@ -200,9 +200,15 @@ def test_every_translation_key_used_by_the_code_exists() -> None:
     for platform, entities in strings["entity"].items():
         assert Platform(platform) in PLATFORMS
         for key in entities:
-            assert f'_attr_translation_key = "{key}"' in source or key in TRANSLATED_KEYS[platform], key
+            assert (
+                f'_attr_translation_key = "{key}"' in source
+                or key in TRANSLATED_KEYS.get(platform, frozenset())
+                or ZONE_KINDS.get(key.removeprefix("zone_"), ("",))[0] == platform
+            ), key
     for platform, keys in TRANSLATED_KEYS.items():
         assert keys <= set(strings["entity"][platform]), platform
+    for kind, (platform, _) in ZONE_KINDS.items():
+        assert "{zone}" in strings["entity"][platform][f"zone_{kind}"]["name"], kind
 
 
 def test_quality_scale_names_every_rule_with_an_honest_status() -> None:
