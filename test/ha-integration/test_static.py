@@ -12,6 +12,7 @@ import yaml
 from homeassistant.const import Platform
 
 from custom_components.raincheck import PLATFORMS
+from custom_components.raincheck.config_flow import RaincheckConfigFlow
 from custom_components.raincheck.services import ACTIONS
 from custom_components.raincheck.translated import TRANSLATED_KEYS, ZONE_KINDS
 
@@ -112,7 +113,34 @@ def test_manifest_has_the_keys_hassfest_and_hacs_require() -> None:
     assert manifest["iot_class"] == "local_push"
     assert manifest["integration_type"] == "hub"
     assert manifest["zeroconf"] == ["_raincheck._tcp.local."]
-    assert manifest["hassio"] is True
+    # Add-on discovery needs no manifest key: the Supervisor's message names the service
+    # "raincheck" (config.yaml), which HA routes to this domain's hassio step.
+    assert hasattr(RaincheckConfigFlow, "async_step_hassio")
+    known = {
+        "domain",
+        "name",
+        "after_dependencies",
+        "bluetooth",
+        "codeowners",
+        "config_flow",
+        "dependencies",
+        "dhcp",
+        "documentation",
+        "homekit",
+        "integration_type",
+        "iot_class",
+        "issue_tracker",
+        "loggers",
+        "mqtt",
+        "quality_scale",
+        "requirements",
+        "single_config_entry",
+        "ssdp",
+        "usb",
+        "version",
+        "zeroconf",
+    }
+    assert set(manifest) <= known, set(manifest) - known
     assert re.fullmatch(r"\d+\.\d+\.\d+", manifest["version"])
     # hassfest: domain and name first, then the other keys sorted.
     keys = list(manifest)
