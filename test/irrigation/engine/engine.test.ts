@@ -137,6 +137,31 @@ describe('soil model', () => {
     expect(sessionPlanOf(out.snapshot, 'side_strip', 'sched-x', NOW)?.uncapped_seconds).toBeGreaterThan(600);
   });
 
+  it('shows the shortfall a binding ceiling leaves, in net mm, in the zone math and the plan (rule 6)', () => {
+    const cfg = demo((raw) => {
+      const zones = raw['zones'] as Record<string, Record<string, unknown>>;
+      (zones['side_strip'] as Record<string, unknown>)['max_run_minutes'] = 10;
+    });
+    const out = computeIrrigation(input({ config: cfg }));
+    const side = zonePlan(out, 'side_strip') as unknown as {
+      uncapped_seconds: number;
+      planned_seconds: number;
+      cap_shortfall_mm: number;
+    };
+    const math = out.snapshot.zones.find((z) => z.slug === 'side_strip')?.math as Record<string, unknown>;
+    const catalog = math['catalog'] as Record<string, { value: number }>;
+    const rate = catalog['precip_rate_mm_hr']!.value;
+    const efficiency = catalog['capture_efficiency']!.value;
+    const expected = ((side.uncapped_seconds - 600) / 3600) * rate * efficiency;
+    expect(expected).toBeGreaterThan(0);
+    expect(side.cap_shortfall_mm).toBeCloseTo(expected, 2);
+    expect(math['cap_shortfall_mm']).toBe(side.cap_shortfall_mm);
+    // A zone the ceiling does not bind is short of nothing: a true 0.
+    const unbound = out.snapshot.water_plan[0]!.zones.filter((z) => !z.session_capped);
+    expect(unbound.length).toBeGreaterThan(0);
+    for (const z of unbound) expect((z as unknown as { cap_shortfall_mm: number }).cap_shortfall_mm).toBe(0);
+  });
+
   it('an unknown depletion interval straddling the trigger plans nothing', () => {
     const out = computeIrrigation(input());
     const shade = zonePlan(out, 'shade_bed');

@@ -15,6 +15,7 @@ import { round } from './soil-model';
 import type { EngineOutput } from './types';
 import type { ZonePlan } from './water-plan';
 import { soilMath } from './zone-math';
+import { capShortfallMm } from './cap-shortfall';
 
 /**
  * Builds the irrigation snapshot (spec 2.5) from the per-zone plans.
@@ -33,7 +34,8 @@ import { soilMath } from './zone-math';
  * - `zones[].planned_run_seconds` (and `math.cap_binding`): the zone's seconds in the
  *   next run window still to come: today's while today's window is open, tomorrow's
  *   once it has closed (the water plan's day 0 keeps the closed window's figure as a
- *   record, but it will not run), so it matches the next run.
+ *   record, but it will not run), so it matches the next run. `math.cap_shortfall_mm`
+ *   (and each plan zone's `cap_shortfall_mm`): the mm that ceiling leaves out (cap-shortfall.ts).
  * - `forecast.eto_today_mm`: the ET0 the engine used for today (the decision trace's
  *   `et0_days`, computed by `engine.et0_method` or the provider's own figure), so the
  *   snapshot carries one number for it; null only when the engine had none.
@@ -123,7 +125,12 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       window_closed: d === 0 && a.todayWindowClosed,
       zones: plans.map((p) => {
         const z = p.days[d];
-        return { zone: p.zone.slug, name: p.zone.name, ...(z as NonNullable<typeof z>) };
+        return {
+          zone: p.zone.slug,
+          name: p.zone.name,
+          ...(z as NonNullable<typeof z>),
+          cap_shortfall_mm: capShortfallMm(p, z, ctx.capture_efficiency),
+        };
       }),
     };
   });
@@ -156,6 +163,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         bucket_mm: bucket,
         kc,
         cap_binding: upcoming?.session_capped ?? false,
+        cap_shortfall_mm: capShortfallMm(p, upcoming, ctx.capture_efficiency),
         depletion_range_mm: range && range.exact === null ? [r2(range.lo), r2(range.hi)] : null,
         taw_mm: p.zone.complete ? r2(p.zone.capacity.taw_mm) : null,
         raw_mm: p.zone.complete ? r2(p.zone.capacity.raw_mm) : null,
