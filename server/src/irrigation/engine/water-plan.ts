@@ -483,7 +483,7 @@ function firstGate(c: DayCase, depthMm: number): Gate {
     if (g.code !== '') return { ...g, note: (g.note ?? '') + note };
     note += g.note ?? '';
   }
-  return { ...waterGate(c, depthMm), note: note + sessionRainNote(c) };
+  return { ...waterGate(c, depthMm), note: note === '' ? sessionRainNote(c) : note };
 }
 
 function controlSkipGate(c: DayCase): Gate | null {
@@ -515,7 +515,7 @@ function soilModelGate(c: DayCase): Gate | null {
       : '';
   return {
     code: 'not_due',
-    reason: `depletion ${describe(c.range, say)} stays below the trigger (RAW ${say.depth(raw)}) until the next session (${say.depth(c.due.projected_hi)} by then${credited})`,
+    reason: `depletion ${describe(c.range, say)} stays below the trigger (RAW ${say.depth(raw)}) until the next session (${say.depth(Math.max(0, c.due.projected_hi))} by then${credited})`,
   };
 }
 
@@ -575,7 +575,8 @@ function rainBetGate(c: DayCase): Gate | null {
     rain_cap_mm: c.z.rain_cap_mm,
     days: betDays(c),
   });
-  const decision = rainBetDecision(bet, skipCode, c.allowance, c.ctx.say);
+  const madeUp = c.afford?.code === 'forecast_bet_made_up' ? c.afford.reason : null;
+  const decision = rainBetDecision(bet, skipCode, c.allowance, c.ctx.say, madeUp);
   if (decision.wait) return { code: decision.code, reason: decision.reason };
   return decision.note ? { code: '', reason: '', note: decision.note } : null;
 }
@@ -655,7 +656,7 @@ function waterGate(c: DayCase, depthMm: number): Gate {
 
 /** A soil zone watering on a day whose forecast rain reaches session_rain_defer_in: the rain does not cover the need. */
 function sessionRainNote(c: DayCase): string {
-  if (c.forced || !c.isSoil || !sessionRainDefers(c.date, c.ctx)) return '';
+  if (c.forced || !c.isSoil || c.credit <= 0 || !sessionRainDefers(c.date, c.ctx)) return '';
   return `; the rain forecast for ${c.date} (${c.ctx.say.depth(c.credit)} credited) does not cover the need: the rest is watered`;
 }
 

@@ -231,6 +231,8 @@ export function rainBetDecision(
   skipCode: string | null,
   allowance: number,
   say: Wording,
+  /** Why no bet, when the zone is already past RAW (canAffordToWait's made-up reason). */
+  madeUp: string | null = null,
 ): { wait: true; code: string; reason: string } | { wait: false; note: string } {
   if (bet) {
     const code = skipCode !== null && FORECAST_RAIN_CODES.has(skipCode) ? skipCode : RAIN_EXPECTED_CODE;
@@ -243,7 +245,7 @@ export function rainBetDecision(
   if (skipCode !== null && FORECAST_RAIN_CODES.has(skipCode)) {
     return {
       wait: false,
-      note: `; ${skipCode} would skip, but the zone cannot afford to wait for that rain within its stress allowance (${say.depth(allowance)})`,
+      note: `; ${skipCode} would skip, but ${madeUp ?? `the zone cannot afford to wait for that rain within its stress allowance (${say.depth(allowance)})`}`,
     };
   }
   return { wait: false, note: '' };
