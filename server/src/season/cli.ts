@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { configSchema } from '../config/schema';
+import { parseForecastFile } from './forecast-file';
 import { parseToml } from '../config/toml';
 import { runSeason } from './season-runner';
 import { scoreSeason } from './score/score';
@@ -10,7 +11,8 @@ import { parseWth } from './wth';
 
 /**
  * `npm run season -- --weather FILE.wth --config FILE.toml [--lon DEG]
- *   [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none] --out FILE.jsonl`
+ *   [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none | --forecast-file FILE.jsonl]
+ *   --out FILE.jsonl`
  *
  * What would Raincheck have done over a past season: the service's own
  * modules replay the station file day by day on a simulated clock and write
@@ -24,7 +26,7 @@ import { parseWth } from './wth';
 
 const USAGE =
   'usage: npm run season -- --weather FILE.wth --config FILE.toml [--lon DEG] ' +
-  '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none] --out FILE.jsonl';
+  '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none | --forecast-file FILE.jsonl] --out FILE.jsonl';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -35,14 +37,20 @@ async function main(): Promise<number> {
       lon: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
-      forecast: { type: 'string', default: 'perfect' },
+      forecast: { type: 'string' },
+      'forecast-file': { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help || !values.weather || !values.config || !values.out) return fail(USAGE);
-  if (values.forecast !== 'perfect' && values.forecast !== 'none')
-    return fail('--forecast must be perfect or none');
+  if (values.forecast !== undefined && values['forecast-file'] !== undefined)
+    return fail('--forecast and --forecast-file exclude each other');
+  const mode = values.forecast ?? 'perfect';
+  if (mode !== 'perfect' && mode !== 'none') return fail('--forecast must be perfect or none');
+  const forecast = values['forecast-file']
+    ? parseForecastFile(fs.readFileSync(values['forecast-file'], 'utf8'))
+    : mode;
   const wth = parseWth(fs.readFileSync(values.weather, 'utf8'));
   const config = configSchema.parse(parseToml(fs.readFileSync(values.config, 'utf8')));
   const lon = values.lon !== undefined ? Number(values.lon) : config.deployment.location.lon;
@@ -63,7 +71,7 @@ async function main(): Promise<number> {
       elevation_m: wth.elevation_m,
       from,
       to,
-      forecast: values.forecast,
+      forecast,
       dbPath: path.join(dir, 'season.db'),
       onLine: (line) => out.write(`${JSON.stringify(line)}\n`),
     });

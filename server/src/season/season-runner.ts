@@ -72,6 +72,11 @@ export interface SeasonLine {
   planned_seconds: number;
   session_capped: boolean;
   reason: string;
+  /** The zone's water budget row at the run window: forecast rain credited in sizing, and its source. */
+  forecast_credit_mm: number | null;
+  forecast_credit_source: string | null;
+  /** The zone's stress allowance (`zones[].math.allowance_mm`); null while the engine reports none. */
+  allowance_mm: number | null;
 }
 
 export interface SeasonOptions {
@@ -115,7 +120,7 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
     const clock: Clock = { nowMs: () => fake.now };
     const weather = new SeasonWeather(options.days, timezone, options.forecast);
     let service = await boot(options, config, clock, weather, fake);
-    const decisions = new Map<string, IrrigationSnapshot['water_plan'][number]['zones']>();
+    const decisions = new Map<string, DayDecision>();
     for (let date = options.from; date <= nextDate(options.to, zone); date = nextDate(date, zone)) {
       const midnight = DateTime.fromISO(date, { zone });
       await fake.tickAsync(Math.max(0, midnight.plus({ minutes: 5 }).toMillis() - fake.now));
@@ -136,6 +141,14 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
   }
   return lines;
 }
+
+/** The run window's decision per zone: the plan's row, and the snapshot's figures for the line. */
+interface DayDecision {
+  plans: IrrigationSnapshot['water_plan'][number]['zones'];
+  figures: Map<string, ZoneFigures>;
+}
+
+type ZoneFigures = Pick<SeasonLine, 'forecast_credit_mm' | 'forecast_credit_source' | 'allowance_mm'>;
 
 interface Service {
   store: Store;
@@ -248,17 +261,13 @@ async function boot(
 }
 
 /** The day's run window: decide, run the session on the simulated clock, answer the decision. */
-async function runDay(
-  service: Service,
-  fake: FakeClock,
-  clock: Clock,
-): Promise<IrrigationSnapshot['water_plan'][number]['zones']> {
+async function runDay(service: Service, fake: FakeClock, clock: Clock): Promise<DayDecision> {
   const first = service.irrigation.refresh();
   const start = first?.today_window.start ?? 0;
   const nowS = Math.floor(clock.nowMs() / 1000);
   if (start > nowS) await fake.tickAsync((start - nowS) * 1000 + 1000);
   const snapshot = service.irrigation.refresh();
-  const decision = snapshot?.water_plan[0]?.zones ?? [];
+  const decision = { plans: snapshot?.water_plan[0]?.zones ?? [], figures: zoneFigures(snapshot) };
   const session = service.scheduler.tick();
   if (session) {
     let done = false;
@@ -270,13 +279,28 @@ async function runDay(
   return decision;
 }
 
-function closedDayLines(
-  service: Service,
-  date: string,
-  decision: IrrigationSnapshot['water_plan'][number]['zones'] | undefined,
-): SeasonLine[] {
+/**
+ * Per zone: the water budget row's forecast credit (rows follow `zones[]`,
+ * the spec names no zone key for them) and the math's allowance, read
+ * defensively: a figure the snapshot does not carry is null, never a number.
+ */
+export function zoneFigures(snapshot: IrrigationSnapshot | null): Map<string, ZoneFigures> {
+  const out = new Map<string, ZoneFigures>();
+  snapshot?.zones.forEach((zone, i) => {
+    const row = snapshot.water_budgets[i];
+    const allowance = (zone.math as Record<string, unknown>).allowance_mm;
+    out.set(zone.slug, {
+      forecast_credit_mm: typeof row?.forecast_credit_mm === 'number' ? row.forecast_credit_mm : null,
+      forecast_credit_source: row?.forecast_credit_source ?? null,
+      allowance_mm: typeof allowance === 'number' && Number.isFinite(allowance) ? allowance : null,
+    });
+  });
+  return out;
+}
+
+function closedDayLines(service: Service, date: string, decision: DayDecision | undefined): SeasonLine[] {
   if (!decision) return [];
-  return decision.flatMap((plan) => {
+  return decision.plans.flatMap((plan) => {
     const row = service.soil.rows(plan.zone, date, date)[0];
     if (!row) return [];
     const [startLo, startHi] = row.detail.start_range_mm;
@@ -309,6 +333,10 @@ function closedDayLines(
         planned_seconds: plan.planned_seconds,
         session_capped: plan.session_capped,
         reason: plan.reason,
+        forecast_credit_mm: null,
+        forecast_credit_source: null,
+        allowance_mm: null,
+        ...decision.figures.get(plan.zone),
       },
     ];
   });

@@ -16,6 +16,7 @@ import type { EngineOutput } from './types';
 import type { ZonePlan } from './water-plan';
 import { soilMath } from './zone-math';
 import { capShortfallMm } from './cap-shortfall';
+import { allowanceMm } from '../policy/forecast-policy';
 
 /**
  * Builds the irrigation snapshot (spec 2.5) from the per-zone plans.
@@ -167,6 +168,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         depletion_range_mm: range && range.exact === null ? [r2(range.lo), r2(range.hi)] : null,
         taw_mm: p.zone.complete ? r2(p.zone.capacity.taw_mm) : null,
         raw_mm: p.zone.complete ? r2(p.zone.capacity.raw_mm) : null,
+        allowance_mm: allowanceOf(p),
         throughput_known: p.zone.precip_rate_mm_hr !== null,
         cycle_count: p.cycle_soak?.cycle_count ?? 0,
         cycles_s: p.cycle_soak?.cycles.map((c) => c.run_s) ?? [],
@@ -218,6 +220,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       soil_depletion_mm: range && range.exact !== null ? r2(range.exact) : null,
       soil_taw_mm: p.zone.complete ? r2(p.zone.capacity.taw_mm) : null,
       soil_raw_mm: p.zone.complete ? r2(p.zone.capacity.raw_mm) : null,
+      soil_allowance_mm: allowanceOf(p),
       soil_due: p.soil.need === 'due',
       soil_planned_seconds: p.soil.planned_seconds,
       soil_deferred_reason: p.soil.deferred_reason,
@@ -518,4 +521,11 @@ function decisionTrace(
 
 function r2(x: number): number {
   return round(x) as number;
+}
+
+/** The zone's stress allowance (forecast-policy.ts), null when TAW/RAW are unknown. */
+function allowanceOf(p: ZonePlan): number | null {
+  if (!p.zone.complete) return null;
+  const mm = allowanceMm(p.zone.capacity.taw_mm, p.zone.capacity.raw_mm);
+  return mm === null ? null : Math.round(mm * 100) / 100;
 }

@@ -48,5 +48,7 @@ export interface EngineContext {
   /** Next-24-hour forecast rain, mm, unscaled; null when any hour lacks an amount. */
   next24h_rain_mm: number | null;
   bias: { multiplier: number; sample_count: number; trained: boolean };
+  /** Whether any forecast reached the service (else the forward rules do not apply). */
+  forecast_present: boolean;
   allowed_days: number[];
 }
