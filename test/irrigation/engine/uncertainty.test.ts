@@ -2,7 +2,7 @@ import { computeIrrigation } from '../../../server/src/irrigation/engine/engine'
 import type { EngineInput, EngineOutput } from '../../../server/src/irrigation/engine/types';
 import { irrigationSnapshotSchema } from '../../../server/src/irrigation/snapshot-schema';
 import { MIDNIGHT } from '../skip/fixtures';
-import { day, forecast, HOUR, hours, input, pastDays } from './fixtures';
+import { dateAt, day, forecast, HOUR, hours, input, NOW, pastDays } from './fixtures';
 
 /**
  * The decision policy under uncertainty (policy/forecast-policy.ts) through the
@@ -103,6 +103,51 @@ describe('rule 3: a failed bet is made up', () => {
       /already passed the trigger .* no bet on forecast rain until it is refilled/,
     );
     expect(z.budget.forecast_credit_mm).toBe(0);
+  });
+});
+
+describe('rule 3: skill from the recorded promises', () => {
+  it("records tomorrow's forecast rain with each day's decision", () => {
+    const out = computeIrrigation(input({ forecast: promisingForecast(wetDaysAgo(1)) }));
+    const line = out.decision.zones[0] as Record<string, unknown>;
+    expect(line['forecast_tomorrow_rain_mm']).toBe(14.22);
+    expect(line['forecast_tomorrow_rain_pct']).toBe(80);
+  });
+
+  it('a forecast whose recorded promises never came earns little credit: (0 kept + 1) / (5 promised + 1)', () => {
+    const decisions = [2, 3, 4, 5, 6].map((back) => {
+      const date = dateAt(-back - 1);
+      return {
+        date_local: date,
+        epoch: NOW - (back + 1) * 86400,
+        kind: 'water',
+        zones: [
+          {
+            zone: 'front_lawn',
+            name: 'Front lawn',
+            reason_code: 'not_due',
+            reason: '',
+            water_need: 'low',
+            planned_seconds: 0,
+            forecast_tomorrow_rain_mm: 14.22,
+            forecast_tomorrow_rain_pct: 80,
+          },
+        ],
+      };
+    });
+    const trusting = computeIrrigation(input({ forecast: promisingForecast(wetDaysAgo(1)) }));
+    expect(front(trusting).plan.reason_code).toBe('not_due');
+    const burnt = computeIrrigation(
+      input({ forecast: promisingForecast(wetDaysAgo(1)), recentDecisions: decisions }),
+    );
+    const trace = (
+      burnt.snapshot as unknown as { decision_trace: { forecast_skill: Record<string, unknown> } }
+    ).decision_trace.forecast_skill;
+    // The record's rain of those days was dry (measured), so none of the promises was kept.
+    expect(trace).toMatchObject({ promised_days: 5, kept_days: 0 });
+    const full = front(trusting).budget.forecast_credit_mm;
+    expect(full).toBeGreaterThan(0);
+    expect(front(burnt).budget.forecast_credit_mm).toBeCloseTo(full / 6, 1);
   });
 });
 

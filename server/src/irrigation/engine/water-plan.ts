@@ -571,7 +571,7 @@ function rainBetGate(c: DayCase): Gate | null {
     start_hi_mm: c.range.hi,
     raw_mm: c.z.capacity.raw_mm,
     allowance_mm: c.allowance,
-    bias_multiplier: c.ctx.bias.multiplier,
+    bias_multiplier: c.ctx.bias.multiplier * c.ctx.skill.factor,
     rain_cap_mm: c.z.rain_cap_mm,
     days: betDays(c),
   });
@@ -670,7 +670,7 @@ function todayCredit(z: CompleteZone, ctx: EngineContext, affordable: boolean): 
     {
       forecast_present: ctx.forecast_present,
       next24h_mm: ctx.next24h_rain_mm,
-      bias_multiplier: ctx.bias.multiplier,
+      bias_multiplier: ctx.bias.multiplier * ctx.skill.factor,
       rain_cap_mm: z.rain_cap_mm,
       affordable,
     },
@@ -685,7 +685,7 @@ function laterCredit(
   date: string,
   afford: Affordability | null,
 ): Credit {
-  const mm = Math.min(z.rain_cap_mm, ctx.forecast_rain_mm.get(date) ?? 0);
+  const mm = Math.min(z.rain_cap_mm, (ctx.forecast_rain_mm.get(date) ?? 0) * ctx.skill.factor);
   if (afford !== null && !afford.affordable)
     return { mm: 0, source: 'none', code: afford.code, reason: afford.reason };
   return { mm, source: mm > 0 ? 'bias_forecast' : 'none', code: 'credit', reason: '' };
