@@ -174,6 +174,47 @@ describe('rule 2: forecast rain counts when it is coming', () => {
   });
 });
 
+describe('rule 5: missing measured evidence is decided within the allowance', () => {
+  // Full 3 days ago, yesterday's rain unknown: the depletion is a range [3.4, 9.5] mm. Cool forecast
+  // days (ET0 0.05 in) keep the lower end below RAW by the next session; the upper end is past the allowance.
+  const gapInput = () =>
+    input({
+      forecast: forecast({
+        past_daily: pastDays(7).map((d, i) =>
+          i === 4 ? { ...d, precip_sum_in: 2 } : i === 6 ? { ...d, precip_sum_in: null } : d,
+        ),
+        daily: Array.from({ length: 8 }, (_, i) =>
+          day(i, {
+            et0_in: 0.05,
+            temp_max_f: 58,
+            temp_min_f: 48,
+            radiation_mj_m2: 4,
+            humidity_mean_pct: 90,
+            humidity_pct: 90,
+          }),
+        ),
+      }),
+    });
+
+  it('a range opened by missing rain whose upper end could pass the allowance waters (establishing refill), never left to wait', () => {
+    const out = computeIrrigation(gapInput());
+    const z = front(out);
+    expect(z.plan.depletion_mm).toBeNull();
+    expect(z.plan.depletion_range_mm).toEqual([3.43, 9.53]);
+    expect(z.plan.reason_code).toBe('establishing_refill');
+    expect(z.plan.planned_seconds).toBeGreaterThan(0);
+    expect(z.plan.reason).toMatch(/rain unknown since .* past the stress allowance .*: not left to wait/);
+    expect(z.plan.reason).not.toMatch(/even its lower bound/);
+  });
+
+  it('null stays null: the unknown day keeps rain null in the trace, and the depletion stays a range', () => {
+    const out = computeIrrigation(gapInput());
+    const z = front(out);
+    expect(z.budget.soil_depletion_mm).toBeNull();
+    expect(z.budget.soil_depletion_range_mm).toEqual([3.43, 9.53]);
+  });
+});
+
 describe('rule 4: no forecast is not no water', () => {
   const noForecast = () =>
     input({

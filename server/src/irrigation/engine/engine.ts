@@ -108,7 +108,14 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   const slice = irrigationForecastSlice(skipInput);
   const verdicts: SkipLike[] = ctx.dates.map((_, d) => {
     const v = seven[d];
-    if (d === 0) return { verdict: skip.verdict, reason_code: skip.reason_code, reason: skip.reason };
+    if (d === 0) {
+      return {
+        verdict: skip.verdict,
+        reason_code: skip.reason_code,
+        reason: skip.reason,
+        unknown_rules: skip.rules.filter((r) => r.verdict === 'unknown' && r.can_skip).map((r) => r.rule),
+      };
+    }
     return v
       ? {
           verdict: v.verdict,

@@ -419,3 +419,35 @@ export function forecastSkill(
         : `the forecast kept ${kept} of its last ${promised} day-ahead rain promises: its rain counts at ${Math.round(factor * 100)} %`,
   };
 }
+
+// ---- missing measured evidence ----
+
+/**
+ * A depletion range opened by missing evidence (rain, ET0 or irrigation
+ * unknown since a known state) whose upper end could pass the allowance
+ * before the next session is decided, not left to wait: the zone is due (an
+ * establishing refill to the upper end, which makes the state known again).
+ * A range that only says nothing has ever proven the root zone full
+ * (`start_unknown`, a fresh install) keeps the no-guess rule: the owner can
+ * declare the state.
+ */
+export function rangeDueWithinAllowance(
+  rangeReason: string | null,
+  projectedHiMm: number,
+  allowance: number,
+): boolean {
+  return rangeReason !== null && rangeReason !== 'start_unknown' && projectedHiMm > allowance;
+}
+
+/** Reason of a zone a range rule waters. */
+export function rangeDueReason(projectedHiMm: number, allowance: number, say: Wording): string {
+  return `the evidence behind the range is missing, and its upper end could reach ${say.depth(projectedHiMm)} by the next session, past the stress allowance ${say.depth(allowance)}: not left to wait`;
+}
+
+/**
+ * A skip-check hold whose only unknown rules are forward ones is a bet like a
+ * forecast skip: it holds a due soil zone only while the zone can afford it.
+ */
+export function forwardOnlyHold(unknownRules: readonly string[]): boolean {
+  return unknownRules.length > 0 && unknownRules.every((r) => FORWARD_RULES.has(r as RuleId));
+}
