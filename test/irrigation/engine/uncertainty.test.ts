@@ -2,7 +2,7 @@ import { computeIrrigation } from '../../../server/src/irrigation/engine/engine'
 import type { EngineInput, EngineOutput } from '../../../server/src/irrigation/engine/types';
 import { irrigationSnapshotSchema } from '../../../server/src/irrigation/snapshot-schema';
 import { MIDNIGHT } from '../skip/fixtures';
-import { day, forecast, HOUR, hours, input, pastDays } from './fixtures';
+import { dateAt, day, forecast, HOUR, hours, input, NOW, pastDays } from './fixtures';
 
 /**
  * The decision policy under uncertainty (policy/forecast-policy.ts) through the
@@ -106,6 +106,53 @@ describe('rule 3: a failed bet is made up', () => {
   });
 });
 
+describe('rule 3: skill from the recorded promises', () => {
+  it("records tomorrow's forecast rain with each day's decision", () => {
+    const out = computeIrrigation(input({ forecast: promisingForecast(wetDaysAgo(1)) }));
+    const line = out.decision.zones[0] as Record<string, unknown>;
+    expect(line['forecast_tomorrow_rain_mm']).toBe(14.22);
+    expect(line['forecast_tomorrow_rain_pct']).toBe(80);
+  });
+
+  it('a forecast whose recorded promises never came earns little credit: (0 kept + 1) / (5 promised + 1)', () => {
+    const decisions = [2, 3, 4, 5, 6].map((back) => {
+      const date = dateAt(-back - 1);
+      return {
+        date_local: date,
+        epoch: NOW - (back + 1) * 86400,
+        kind: 'water',
+        zones: [
+          {
+            zone: 'front_lawn',
+            name: 'Front lawn',
+            reason_code: 'not_due',
+            reason: '',
+            water_need: 'low',
+            planned_seconds: 0,
+            forecast_tomorrow_rain_mm: 14.22,
+            forecast_tomorrow_rain_pct: 80,
+          },
+        ],
+      };
+    });
+    const trusting = computeIrrigation(input({ forecast: promisingForecast(wetDaysAgo(1)) }));
+    expect(front(trusting).plan.reason_code).toBe('not_due');
+    const burnt = computeIrrigation(
+      input({ forecast: promisingForecast(wetDaysAgo(1)), recentDecisions: decisions }),
+    );
+    const trace = (
+      burnt.snapshot as unknown as { decision_trace: { forecast_skill: Record<string, unknown> } }
+    ).decision_trace.forecast_skill;
+    // The record's rain of those days was dry (measured), so none of the promises was kept.
+    expect(trace).toMatchObject({ promised_days: 5, kept_days: 0 });
+    const full = front(trusting).budget.forecast_credit_mm;
+    expect(full).toBeGreaterThan(0);
+    // 0.56 in (14.22 mm) over the next 24 hours, at a sixth of its weight (the trusting credit is capped).
+    expect(front(burnt).budget.forecast_credit_mm).toBeCloseTo(14.22 / 6, 1);
+    expect(front(burnt).budget.forecast_credit_mm).toBeLessThan(full);
+  });
+});
+
 describe('rule 2: forecast rain counts when it is coming', () => {
   it('a due zone waits for rain the skip rules do not skip for, under forecast_rain_expected', () => {
     // 0.2 in at 90 % today: below rain_skip_in (0.25 in), so no skip rule holds the yard.
@@ -124,6 +171,47 @@ describe('rule 2: forecast rain counts when it is coming', () => {
       /waiting for rain: .* expected on 2025-06-16 .* within the stress allowance/,
     );
     expect(z.budget.soil_deferred_kind).toBe('forecast_rain_expected');
+  });
+});
+
+describe('rule 5: missing measured evidence is decided within the allowance', () => {
+  // Full 3 days ago, yesterday's rain unknown: the depletion is a range [3.4, 9.5] mm. Cool forecast
+  // days (ET0 0.05 in) keep the lower end below RAW by the next session; the upper end is past the allowance.
+  const gapInput = () =>
+    input({
+      forecast: forecast({
+        past_daily: pastDays(7).map((d, i) =>
+          i === 4 ? { ...d, precip_sum_in: 2 } : i === 6 ? { ...d, precip_sum_in: null } : d,
+        ),
+        daily: Array.from({ length: 8 }, (_, i) =>
+          day(i, {
+            et0_in: 0.05,
+            temp_max_f: 58,
+            temp_min_f: 48,
+            radiation_mj_m2: 4,
+            humidity_mean_pct: 90,
+            humidity_pct: 90,
+          }),
+        ),
+      }),
+    });
+
+  it('a range opened by missing rain whose upper end could pass the allowance waters (establishing refill), never left to wait', () => {
+    const out = computeIrrigation(gapInput());
+    const z = front(out);
+    expect(z.plan.depletion_mm).toBeNull();
+    expect(z.plan.depletion_range_mm).toEqual([3.43, 9.53]);
+    expect(z.plan.reason_code).toBe('establishing_refill');
+    expect(z.plan.planned_seconds).toBeGreaterThan(0);
+    expect(z.plan.reason).toMatch(/rain unknown since .* past the stress allowance .*: not left to wait/);
+    expect(z.plan.reason).not.toMatch(/even its lower bound/);
+  });
+
+  it('null stays null: the unknown day keeps rain null in the trace, and the depletion stays a range', () => {
+    const out = computeIrrigation(gapInput());
+    const z = front(out);
+    expect(z.budget.soil_depletion_mm).toBeNull();
+    expect(z.budget.soil_depletion_range_mm).toEqual([3.43, 9.53]);
   });
 });
 

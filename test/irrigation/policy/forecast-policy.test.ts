@@ -5,6 +5,7 @@ import {
   canAffordToWait,
   findRainBet,
   forecastCredit,
+  forecastSkill,
   forecastUnavailableDefers,
   forwardRuleWithoutForecast,
   freezeWithoutForecast,
@@ -188,5 +189,39 @@ describe('no forecast is not no water', () => {
     expect(unknown).toMatchObject({ verdict: 'unknown', reason_code: 'freeze_unknown' });
     expect(unknown.inputs['live_temp_f']).toBeNull();
     expect(unknown.inputs['recent_low_f']).toBeNull();
+  });
+});
+
+describe('forecast skill: a forecast that keeps promising rain that never comes earns little trust', () => {
+  const promise = (date: string, mm: number | null, pct: number | null = 80) => ({
+    date_local: date,
+    precip_mm: mm,
+    probability_pct: pct,
+  });
+
+  it('counts informative day-ahead promises against measured rain: (kept + 1) / (promised + 1)', () => {
+    const measured = new Map<string, number | null>([
+      ['d1', 0],
+      ['d2', 0],
+      ['d3', 10],
+      ['d4', null],
+    ]);
+    const skill = forecastSkill(
+      [promise('d1', 14), promise('d2', 14), promise('d3', 14), promise('d4', 14), promise('d5', 1)],
+      (d) => measured.get(d) ?? null,
+    );
+    // d4's rain is unknown (left out, never read as dry); d5 promised too little to count.
+    expect(skill).toMatchObject({ promised_days: 3, kept_days: 1, factor: 0.5 });
+    expect(skill.reason).toContain('kept 1 of its last 3');
+  });
+
+  it('trusts fully until there is evidence, and a forecast that kept its promises keeps full weight', () => {
+    expect(forecastSkill([], () => 0).factor).toBe(1);
+    expect(forecastSkill([promise('d1', 14), promise('d2', 20)], () => 12).factor).toBe(1);
+  });
+
+  it('a persistent false alarm drives the weight towards 0', () => {
+    const days = Array.from({ length: 10 }, (_, i) => promise(`d${i}`, 14));
+    expect(forecastSkill(days, () => 0).factor).toBeCloseTo(1 / 11, 6);
   });
 });

@@ -338,6 +338,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         reason: z.reason,
         water_need: z.water_need,
         planned_seconds: z.planned_seconds,
+        ...tomorrowPromise(ctx),
       })),
     },
     verdict: overall.verdict,
@@ -446,6 +447,7 @@ function decisionTrace(
     provisional_window: a.provisionalWindow,
     et0_method_requested: ctx.et0_method,
     bias: ctx.bias,
+    forecast_skill: ctx.skill,
     next24h_rain_mm: ctx.next24h_rain_mm === null ? null : r2(ctx.next24h_rain_mm),
     soil_rule:
       "tonight's closing depletion from the soil ledger; due when even its lower bound plus the ETc until the next session, less the rain credit, reaches RAW; refill to field capacity (an establishing refill to the upper bound while it is a range); a capped run carries over",
@@ -528,4 +530,19 @@ function allowanceOf(p: ZonePlan): number | null {
   if (!p.zone.complete) return null;
   const mm = allowanceMm(p.zone.capacity.taw_mm, p.zone.capacity.raw_mm);
   return mm === null ? null : Math.round(mm * 100) / 100;
+}
+
+/** Tomorrow's forecast rain as this decision read it (recorded: the forecast skill is judged by it). */
+function tomorrowPromise(ctx: EngineContext): {
+  forecast_tomorrow_rain_mm: number | null;
+  forecast_tomorrow_rain_pct: number | null;
+} {
+  const day = ctx.daily.get(ctx.cal.addDays(ctx.cal.today, 1));
+  const inches = day?.precip_sum_in;
+  const pct = day?.precip_probability_max;
+  return {
+    forecast_tomorrow_rain_mm:
+      typeof inches === 'number' && Number.isFinite(inches) && inches >= 0 ? r2(inches * 25.4) : null,
+    forecast_tomorrow_rain_pct: typeof pct === 'number' && Number.isFinite(pct) ? pct : null,
+  };
 }

@@ -24,7 +24,12 @@ import type { EngineContext } from './context';
 import { et0ForDay, type Et0Day } from './et0-days';
 import type { RainEvidence } from './soil-model';
 import type { EngineInput, EngineOutput } from './types';
-import { NO_FORECAST_LOW_DAYS } from '../policy/forecast-policy';
+import {
+  forecastSkill,
+  NO_FORECAST_LOW_DAYS,
+  SKILL_LOOKBACK_DAYS,
+  type Promise as RainPromise,
+} from '../policy/forecast-policy';
 import { planZone, type SkipLike, type ZonePlan } from './water-plan';
 import { resolveZones } from './zone-inputs';
 
@@ -103,7 +108,14 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   const slice = irrigationForecastSlice(skipInput);
   const verdicts: SkipLike[] = ctx.dates.map((_, d) => {
     const v = seven[d];
-    if (d === 0) return { verdict: skip.verdict, reason_code: skip.reason_code, reason: skip.reason };
+    if (d === 0) {
+      return {
+        verdict: skip.verdict,
+        reason_code: skip.reason_code,
+        reason: skip.reason,
+        unknown_rules: skip.rules.filter((r) => r.verdict === 'unknown' && r.can_skip).map((r) => r.rule),
+      };
+    }
     return v
       ? {
           verdict: v.verdict,
@@ -236,10 +248,37 @@ export function buildContext(input: EngineInput): EngineContext {
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
     forecast_present,
+    skill: forecastSkill(recordedPromises(input, cal.today), (date) => past_rain.get(date)?.rain_mm ?? null),
     // The config has no restriction rules yet: every weekday is allowed.
     allowed_days: allowedDays,
     allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),
   };
+}
+
+/**
+ * The day-ahead rain promises the recorded daily decisions read (the latest
+ * decision of each day, for the day after it), for targets before today.
+ */
+function recordedPromises(input: EngineInput, today: string): RainPromise[] {
+  const latest = new Map<string, NonNullable<EngineInput['recentDecisions']>[number]>();
+  for (const d of input.recentDecisions ?? []) {
+    const seen = latest.get(d.date_local);
+    if (!seen || d.epoch >= seen.epoch) latest.set(d.date_local, d);
+  }
+  const cal = localCalendar(input.timezone, input.nowEpoch);
+  const from = cal.addDays(today, -SKILL_LOOKBACK_DAYS);
+  const out: RainPromise[] = [];
+  for (const [date, d] of latest) {
+    const target = cal.addDays(date, 1);
+    const line = d.zones.find((z) => z.forecast_tomorrow_rain_mm !== undefined);
+    if (!line || target >= today || target < from) continue;
+    out.push({
+      date_local: target,
+      precip_mm: line.forecast_tomorrow_rain_mm ?? null,
+      probability_pct: line.forecast_tomorrow_rain_pct ?? null,
+    });
+  }
+  return out;
 }
 
 /** Lows of the last recorded days, °F, newest first (freeze safety without a forecast). */

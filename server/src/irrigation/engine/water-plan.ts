@@ -32,6 +32,9 @@ import {
   canAffordToWait,
   FORECAST_RAIN_CODES,
   findRainBet,
+  forwardOnlyHold,
+  rangeDueReason,
+  rangeDueWithinAllowance,
   forecastCredit,
   forecastUnavailableDefers,
   NO_FORECAST_NOTE,
@@ -78,6 +81,8 @@ export type SkipLike = {
   reason_code: string;
   reason: string;
   rain_evidence_incomplete?: boolean;
+  /** Rules that could skip but lack evidence (an `unknown` verdict); absent when not known. */
+  unknown_rules?: readonly string[];
 };
 
 export interface PlanZoneDay {
@@ -256,7 +261,7 @@ export function planZone(
       d === 0 ? todayCredit(z, ctx, afford?.affordable ?? true) : laterCredit(z, ctx, date, afford);
     const credit = dayCredit.mm;
     if (d === 0) todayCreditOf = dayCredit;
-    const due = soilDue(state, z, horizon, credit, carry);
+    const due = rangeRule(soilDue(state, z, horizon, credit, carry), state, allowance);
     if (d === 0) dueToday = due;
 
     const c: DayCase = {
@@ -394,6 +399,13 @@ export function planZone(
     control_today: controls[0] ?? NONE_CONTROL,
     why: t.reason,
   };
+}
+
+/** The policy's range rule: a range opened by missing evidence that could pass the allowance is due. */
+function rangeRule(due: SoilDue, state: SoilState, allowance: number): SoilDue {
+  if (due.need !== 'unknown' || !rangeDueWithinAllowance(state.reason, due.projected_hi, allowance))
+    return due;
+  return { ...due, need: 'due', kind: 'establishing_refill', range_rule: true };
 }
 
 /** One plan day of one complete zone, as the gates read it. */
@@ -558,7 +570,16 @@ function skipVerdictGate(c: DayCase): Gate | null {
   const v = c.verdict;
   if (c.forced || v.verdict === 'water') return null;
   const forecastSkip = v.verdict === 'skip' && FORECAST_RAIN_CODES.has(v.reason_code);
-  if (!(c.isSoil && c.due.need === 'due' && forecastSkip)) return { code: v.reason_code, reason: v.reason };
+  const forwardHold = v.verdict === 'unknown' && forwardOnlyHold(v.unknown_rules ?? []);
+  const dueSoil = c.isSoil && c.due.need === 'due';
+  if (dueSoil && forwardHold && c.afford !== null && !c.afford.affordable) {
+    return {
+      code: '',
+      reason: '',
+      note: `; ${v.reason_code}: the forecast cannot be checked, but ${c.afford.reason}: watered`,
+    };
+  }
+  if (!(dueSoil && forecastSkip)) return { code: v.reason_code, reason: v.reason };
   return null;
 }
 
@@ -571,7 +592,7 @@ function rainBetGate(c: DayCase): Gate | null {
     start_hi_mm: c.range.hi,
     raw_mm: c.z.capacity.raw_mm,
     allowance_mm: c.allowance,
-    bias_multiplier: c.ctx.bias.multiplier,
+    bias_multiplier: c.ctx.bias.multiplier * c.ctx.skill.factor,
     rain_cap_mm: c.z.rain_cap_mm,
     days: betDays(c),
   });
@@ -650,7 +671,7 @@ function waterGate(c: DayCase, depthMm: number): Gate {
   if (!c.isSoil) return { code: 'water', reason: `weekly session: ${c.ctx.say.depth(depthMm)}` };
   return {
     code: c.due.kind,
-    reason: soilReason(c.due, c.range, c.z.capacity.raw_mm, c.credit, c.state, c.ctx.say),
+    reason: soilReason(c.due, c.range, c.z.capacity.raw_mm, c.credit, c.state, c.ctx.say, c.allowance),
   };
 }
 
@@ -670,7 +691,7 @@ function todayCredit(z: CompleteZone, ctx: EngineContext, affordable: boolean): 
     {
       forecast_present: ctx.forecast_present,
       next24h_mm: ctx.next24h_rain_mm,
-      bias_multiplier: ctx.bias.multiplier,
+      bias_multiplier: ctx.bias.multiplier * ctx.skill.factor,
       rain_cap_mm: z.rain_cap_mm,
       affordable,
     },
@@ -685,7 +706,7 @@ function laterCredit(
   date: string,
   afford: Affordability | null,
 ): Credit {
-  const mm = Math.min(z.rain_cap_mm, ctx.forecast_rain_mm.get(date) ?? 0);
+  const mm = Math.min(z.rain_cap_mm, (ctx.forecast_rain_mm.get(date) ?? 0) * ctx.skill.factor);
   if (afford !== null && !afford.affordable)
     return { mm: 0, source: 'none', code: afford.code, reason: afford.reason };
   return { mm, source: mm > 0 ? 'bias_forecast' : 'none', code: 'credit', reason: '' };
@@ -715,10 +736,14 @@ function soilReason(
   credit: number,
   state: SoilState,
   say: Wording,
+  allowance: number,
 ): string {
   const creditText = credit > 0 ? `, ${say.depth(credit)} of forecast rain credited` : '';
   if (due.kind === 'cap_carryover') {
     return `the last session was cut short by max_run_minutes: the remaining ${describe(range, say)} deficit carries into this session${creditText}`;
+  }
+  if (due.range_rule) {
+    return `depletion lies in ${say.depthRange(range.lo, range.hi)} (${rangeWhy(state)}); ${rangeDueReason(due.projected_hi, allowance, say)}: establishing refill to the upper bound ${say.depth(range.hi)}${creditText}, after which the root zone is known full`;
   }
   if (due.kind === 'establishing_refill') {
     return `depletion lies in ${say.depthRange(range.lo, range.hi)} (${rangeWhy(state)}) and even its lower bound passes the trigger (RAW ${say.depth(raw)}) before the next session (${say.depth(due.projected_lo)}): establishing refill to the upper bound ${say.depth(range.hi)}${creditText}, after which the root zone is known full`;

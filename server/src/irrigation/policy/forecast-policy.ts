@@ -239,7 +239,7 @@ export function rainBetDecision(
     return {
       wait: true,
       code,
-      reason: `waiting for rain: ${say.depth(bet.credited_mm)} expected on ${bet.date_local} (weighted by its probability and the forecast's bias); without it depletion would reach ${say.depth(bet.depletion_at_rain_mm)}, within the stress allowance ${say.depth(allowance)}`,
+      reason: `waiting for rain: ${say.depth(bet.credited_mm)} expected on ${bet.date_local} (weighted by its probability, the forecast's bias and its record of kept promises); without it depletion would reach ${say.depth(bet.depletion_at_rain_mm)}, within the stress allowance ${say.depth(allowance)}`,
     };
   }
   if (skipCode !== null && FORECAST_RAIN_CODES.has(skipCode)) {
@@ -360,4 +360,94 @@ export function freezeWithoutForecast(
     reason_code: 'freeze_pass',
     reason: `No freeze risk (no forecast): ${parts.join(' and ')}, clear of the freeze limits.`,
   };
+}
+
+// ---- forecast skill ----
+
+/** Days of recorded promises the skill looks back over. */
+export const SKILL_LOOKBACK_DAYS = 30;
+
+/** A day-ahead promise counts when its probability-weighted rain reaches this (mm). */
+export const SKILL_INFORMATIVE_MM = 2;
+
+/** A promise is kept when the measured rain reaches this share of the weighted promise (and at least 1 mm). */
+export const SKILL_KEPT_SHARE = 0.25;
+
+/** What the forecast promised for a date the day before (recorded with that day's decision). */
+export interface Promise {
+  date_local: string;
+  precip_mm: number | null;
+  probability_pct: number | null;
+}
+
+export interface ForecastSkill {
+  /** Weight on forecast rain in credit and bets: (kept + 1) / (promised + 1), 1 with no informative promise yet. */
+  factor: number;
+  promised_days: number;
+  kept_days: number;
+  reason: string;
+}
+
+/**
+ * The forecast's day-ahead hit rate over the recorded promises: a day counts
+ * when the weighted promise was informative and its rain was measured (gauge,
+ * radar or model archive; an unknown day is left out, never read as dry).
+ * One prior kept promise keeps a new install trusting until evidence comes.
+ */
+export function forecastSkill(
+  promises: readonly Promise[],
+  measuredMm: (date: string) => number | null,
+): ForecastSkill {
+  let promised = 0;
+  let kept = 0;
+  for (const p of promises) {
+    const weighted = skillWeightedRainMm(p.precip_mm, p.probability_pct, 1, Infinity);
+    if (weighted === null || weighted < SKILL_INFORMATIVE_MM) continue;
+    const measured = measuredMm(p.date_local);
+    if (measured === null) continue;
+    promised += 1;
+    if (measured >= Math.max(1, SKILL_KEPT_SHARE * weighted)) kept += 1;
+  }
+  const factor = (kept + 1) / (promised + 1);
+  return {
+    factor,
+    promised_days: promised,
+    kept_days: kept,
+    reason:
+      promised === 0
+        ? 'no recorded day-ahead rain promise to judge the forecast by yet: full weight'
+        : `the forecast kept ${kept} of its last ${promised} day-ahead rain promises: its rain counts at ${Math.round(factor * 100)} %`,
+  };
+}
+
+// ---- missing measured evidence ----
+
+/**
+ * A depletion range opened by missing evidence (rain, ET0 or irrigation
+ * unknown since a known state) whose upper end could pass the allowance
+ * before the next session is decided, not left to wait: the zone is due (an
+ * establishing refill to the upper end, which makes the state known again).
+ * A range that only says nothing has ever proven the root zone full
+ * (`start_unknown`, a fresh install) keeps the no-guess rule: the owner can
+ * declare the state.
+ */
+export function rangeDueWithinAllowance(
+  rangeReason: string | null,
+  projectedHiMm: number,
+  allowance: number,
+): boolean {
+  return rangeReason !== null && rangeReason !== 'start_unknown' && projectedHiMm > allowance;
+}
+
+/** Reason of a zone a range rule waters. */
+export function rangeDueReason(projectedHiMm: number, allowance: number, say: Wording): string {
+  return `the evidence behind the range is missing, and its upper end could reach ${say.depth(projectedHiMm)} by the next session, past the stress allowance ${say.depth(allowance)}: not left to wait`;
+}
+
+/**
+ * A skip-check hold whose only unknown rules are forward ones is a bet like a
+ * forecast skip: it holds a due soil zone only while the zone can afford it.
+ */
+export function forwardOnlyHold(unknownRules: readonly string[]): boolean {
+  return unknownRules.length > 0 && unknownRules.every((r) => FORWARD_RULES.has(r as RuleId));
 }
