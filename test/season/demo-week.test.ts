@@ -14,7 +14,7 @@ import { demoWeatherAt, isStormDay } from '../../server/src/weather/sources/demo
 
 /**
  * Rule 8: the demo yard (its six zones, its weather, its realistic forecast
- * that misses storms and promises rain that never falls) run for a week on a
+ * that misses storms and promises rain that never falls) run for two weeks on a
  * simulated clock through the season replay, whose dry-run controller's
  * water counts (in the live demo runs are dry runs and never count: the
  * replay asks what the policy would do to the yard). No zone ends the week
@@ -25,9 +25,10 @@ jest.setTimeout(120_000);
 
 const { lat, lon, elevation_m } = { lat: 28.5383, lon: -81.3792, elevation_m: 30 };
 const TZ = 'America/New_York';
-// The dry spell after the cycle's third storm (2026-11-17): the week a forecast's false promises cost the most.
+// The dry spell after the cycle's third storm (2026-11-17), then the next cycle's storms (27th, 30th) with the
+// forecast's hits, misses and false promises around them: two weeks, more than the week the issue asks for.
 const FROM = '2026-11-19';
-const TO = '2026-11-25';
+const TO = '2026-12-02';
 const FIRST_DAY = '2026-07-01';
 
 function localDays(from: string, to: string): string[] {
@@ -89,7 +90,7 @@ async function demoIssues(from: string, to: string): Promise<IssuedForecasts> {
 
 const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
 
-it('the demo yard ends a week of its realistic forecast with no zone past its allowance', async () => {
+it('the demo yard goes through two weeks of its realistic forecast with no zone past its allowance', async () => {
   const issues = await demoIssues(FROM, TO);
   // The week is a real test of the policy: the forecast promised rain that never fell.
   const falsePromises = issues
@@ -130,5 +131,7 @@ it('the demo yard ends a week of its realistic forecast with no zone past its al
   }
   // And it watered: the dry week was not simply waited out on the promised rain.
   expect(lines.some((l) => l.irrigation_net_mm > 0)).toBe(true);
+  // The policy did bet on forecast rain, and lost some bets: credit on a day that stayed dry.
+  expect(lines.some((l) => (l.forecast_credit_mm ?? 0) > 0 && l.rain_mm === 0)).toBe(true);
   fs.rmSync(dir, { recursive: true, force: true });
 });
