@@ -114,7 +114,7 @@ describe('rule 3: skill from the recorded promises', () => {
     expect(line['forecast_tomorrow_rain_pct']).toBe(80);
   });
 
-  it('a forecast whose recorded promises never came earns little credit: (0 kept + 1) / (5 promised + 1)', () => {
+  it('a forecast whose recorded promises never came earns no credit: a hit rate of (0 kept + 1) / (5 promised + 1)', () => {
     const decisions = [2, 3, 4, 5, 6].map((back) => {
       const date = dateAt(-back - 1);
       return {
@@ -147,9 +147,11 @@ describe('rule 3: skill from the recorded promises', () => {
     expect(trace).toMatchObject({ promised_days: 5, kept_days: 0 });
     const full = front(trusting).budget.forecast_credit_mm;
     expect(full).toBeGreaterThan(0);
-    // 0.56 in (14.22 mm) over the next 24 hours, at a sixth of its weight (the trusting credit is capped).
-    expect(front(burnt).budget.forecast_credit_mm).toBeCloseTo(14.22 / 6, 1);
-    expect(front(burnt).budget.forecast_credit_mm).toBeLessThan(full);
+    // A hit rate of 1/6 is below the 50 % a forecast needs for its rain to count.
+    expect(trace['hit_rate']).toBeCloseTo(1 / 6, 6);
+    expect(front(burnt).budget.forecast_credit_mm).toBe(0);
+    expect(front(burnt).budget.forecast_credit_source).toBe('none');
+    expect(front(burnt).plan.reason_code).toBe('water');
   });
 });
 
