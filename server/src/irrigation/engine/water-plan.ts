@@ -32,7 +32,7 @@ import {
   canAffordToWait,
   FORECAST_RAIN_CODES,
   findRainBet,
-  forwardOnlyHold,
+  holdWaitsOnAllowance,
   rangeDueReason,
   rangeDueWithinAllowance,
   forecastCredit,
@@ -570,13 +570,13 @@ function skipVerdictGate(c: DayCase): Gate | null {
   const v = c.verdict;
   if (c.forced || v.verdict === 'water') return null;
   const forecastSkip = v.verdict === 'skip' && FORECAST_RAIN_CODES.has(v.reason_code);
-  const forwardHold = v.verdict === 'unknown' && forwardOnlyHold(v.unknown_rules ?? []);
+  const waitableHold = v.verdict === 'unknown' && holdWaitsOnAllowance(v.unknown_rules ?? []);
   const dueSoil = c.isSoil && c.due.need === 'due';
-  if (dueSoil && forwardHold && c.afford !== null && !c.afford.affordable) {
+  if (dueSoil && waitableHold && c.afford !== null && !c.afford.affordable) {
     return {
       code: '',
       reason: '',
-      note: `; ${v.reason_code}: the forecast cannot be checked, but ${c.afford.reason}: watered`,
+      note: `; ${v.reason_code}: the evidence cannot rule out a skip, but ${c.afford.reason}: watered`,
     };
   }
   if (!(dueSoil && forecastSkip)) return { code: v.reason_code, reason: v.reason };

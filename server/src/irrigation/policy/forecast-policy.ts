@@ -457,9 +457,22 @@ export function rangeDueReason(projectedHiMm: number, allowance: number, say: Wo
 }
 
 /**
- * A skip-check hold whose only unknown rules are forward ones is a bet like a
- * forecast skip: it holds a due soil zone only while the zone can afford it.
+ * Unknown rules whose hold waits on the allowance: the forward rules, and the
+ * measured rules whose worst case is wasted water (rain now, already wet,
+ * wind now). Freeze and soil frost, whose worst case is damage, always hold.
  */
-export function forwardOnlyHold(unknownRules: readonly string[]): boolean {
-  return unknownRules.length > 0 && unknownRules.every((r) => FORWARD_RULES.has(r as RuleId));
+const WAITABLE_UNKNOWN: ReadonlySet<string> = new Set([
+  ...FORWARD_RULES,
+  'rain_now',
+  'already_wet',
+  'wind_now',
+]);
+
+/**
+ * A skip-check hold (`unknown`) on missing evidence holds a due soil zone only
+ * while the zone can afford to wait, unless a rule whose worst case is damage
+ * (freeze, soil frost) is among the unknown ones.
+ */
+export function holdWaitsOnAllowance(unknownRules: readonly string[]): boolean {
+  return unknownRules.length > 0 && unknownRules.every((r) => WAITABLE_UNKNOWN.has(r));
 }
