@@ -569,9 +569,12 @@ function soilModelGate(c: DayCase): Gate | null {
   const say = c.ctx.say;
   const raw = c.z.capacity.raw_mm;
   if (c.due.need === 'unknown') {
+    const known = c.range.exact !== null;
     return {
       code: 'depletion_unknown',
-      reason: `root-zone depletion is only known to lie in ${say.depthRange(c.range.lo, c.range.hi)} (${rangeWhy(c.state)}); by the next session it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`,
+      reason: known
+        ? `depletion ${say.depth(c.range.exact as number)} is known, but the crop water use until the next session is not (no ET0 for those days): by then it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`
+        : `root-zone depletion is only known to lie in ${say.depthRange(c.range.lo, c.range.hi)} (${rangeWhy(c.state)}); by the next session it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`,
     };
   }
   if (c.due.need !== 'not_due') return null;
