@@ -197,7 +197,7 @@ describe('missing rain evidence', () => {
     // Nothing has proven the zone full: it may be past its allowance, so a forward rule cannot hold it.
     expect(front.planned_seconds).toBeGreaterThan(0);
     expect(front.water_need).toBe('due');
-    expect(front.reason).toMatch(/the forecast cannot be checked, but .* no bet on forecast rain/);
+    expect(front.reason).toMatch(/the evidence cannot rule out a skip, but .* no bet on forecast rain/);
     expect(budget(out, 'front_lawn').forecast_credit_source).toBe('unavailable');
     expect(budget(out, 'front_lawn').forecast_credit_mm).toBe(0);
     expect(irrigationSnapshotSchema.safeParse(out.snapshot).success).toBe(true);

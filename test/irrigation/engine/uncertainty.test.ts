@@ -1,7 +1,7 @@
 import { computeIrrigation } from '../../../server/src/irrigation/engine/engine';
 import type { EngineInput, EngineOutput } from '../../../server/src/irrigation/engine/types';
 import { irrigationSnapshotSchema } from '../../../server/src/irrigation/snapshot-schema';
-import { MIDNIGHT } from '../skip/fixtures';
+import { MIDNIGHT, stationWeather } from '../skip/fixtures';
 import { dateAt, day, forecast, HOUR, hours, input, NOW, pastDays } from './fixtures';
 
 /**
@@ -114,7 +114,7 @@ describe('rule 3: skill from the recorded promises', () => {
     expect(line['forecast_tomorrow_rain_pct']).toBe(80);
   });
 
-  it('a forecast whose recorded promises never came earns little credit: (0 kept + 1) / (5 promised + 1)', () => {
+  it('a forecast whose recorded promises never came earns no credit: a hit rate of (0 kept + 1) / (5 promised + 1)', () => {
     const decisions = [2, 3, 4, 5, 6].map((back) => {
       const date = dateAt(-back - 1);
       return {
@@ -147,9 +147,11 @@ describe('rule 3: skill from the recorded promises', () => {
     expect(trace).toMatchObject({ promised_days: 5, kept_days: 0 });
     const full = front(trusting).budget.forecast_credit_mm;
     expect(full).toBeGreaterThan(0);
-    // 0.56 in (14.22 mm) over the next 24 hours, at a sixth of its weight (the trusting credit is capped).
-    expect(front(burnt).budget.forecast_credit_mm).toBeCloseTo(14.22 / 6, 1);
-    expect(front(burnt).budget.forecast_credit_mm).toBeLessThan(full);
+    // A hit rate of 1/6 is below the 50 % a forecast needs for its rain to count.
+    expect(trace['hit_rate']).toBeCloseTo(1 / 6, 6);
+    expect(front(burnt).budget.forecast_credit_mm).toBe(0);
+    expect(front(burnt).budget.forecast_credit_source).toBe('none');
+    expect(front(burnt).plan.reason_code).toBe('water');
   });
 });
 
@@ -212,6 +214,49 @@ describe('rule 5: missing measured evidence is decided within the allowance', ()
     const z = front(out);
     expect(z.budget.soil_depletion_mm).toBeNull();
     expect(z.budget.soil_depletion_range_mm).toEqual([3.43, 9.53]);
+  });
+});
+
+describe('rule 5: a hold on missing evidence waits on the allowance, except freeze', () => {
+  const noRainNow = (wetAgo: number) =>
+    input({
+      weather: stationWeather({ rain_intensity_in_hr: null }),
+      forecast: forecast({
+        past_daily: wetDaysAgo(wetAgo),
+        hourly: hours(8).map((h) =>
+          Math.abs(h.time_epoch - NOW) < 2 * HOUR ? { ...h, precip_in: null } : h,
+        ),
+      }),
+    });
+
+  it('an unknown rain rate holds a due zone that can afford to wait', () => {
+    const out = computeIrrigation(noRainNow(1));
+    expect(out.snapshot.skip_check.verdict).toBe('unknown');
+    const z = front(out);
+    expect(z.plan.reason_code).toMatch(/_unknown$/);
+    expect(z.plan.planned_seconds).toBe(0);
+  });
+
+  it('but not one past its allowance: it waters, and the reason says the evidence was missing', () => {
+    const out = computeIrrigation(noRainNow(3));
+    const z = front(out);
+    expect(z.plan.reason_code).toBe('water');
+    expect(z.plan.planned_seconds).toBeGreaterThan(0);
+    expect(z.plan.reason).toMatch(/_unknown: the evidence cannot rule out a skip, but/);
+  });
+
+  it('an unknown freeze rule always holds', () => {
+    const out = computeIrrigation(
+      input({
+        forecast: forecast({
+          past_daily: wetDaysAgo(3),
+          hourly: hours(8, { temp_f: null }),
+          daily: Array.from({ length: 8 }, (_, i) => day(i, { temp_min_f: null })),
+        }),
+      }),
+    );
+    expect(out.snapshot.skip_check.reason_code).toBe('freeze_unknown');
+    expect(front(out).plan.planned_seconds).toBe(0);
   });
 });
 

@@ -220,8 +220,11 @@ describe('forecast skill: a forecast that keeps promising rain that never comes 
     expect(forecastSkill([promise('d1', 14), promise('d2', 20)], () => 12).factor).toBe(1);
   });
 
-  it('a persistent false alarm drives the weight towards 0', () => {
+  it('a persistent false alarm earns no trust: below a 50 % hit rate its rain is not counted', () => {
     const days = Array.from({ length: 10 }, (_, i) => promise(`d${i}`, 14));
-    expect(forecastSkill(days, () => 0).factor).toBeCloseTo(1 / 11, 6);
+    const skill = forecastSkill(days, () => 0);
+    expect(skill.hit_rate).toBeCloseTo(1 / 11, 6);
+    expect(skill.factor).toBe(0);
+    expect(skill.reason).toMatch(/not counted/);
   });
 });

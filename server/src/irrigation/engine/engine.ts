@@ -204,7 +204,7 @@ export function buildContext(input: EngineInput): EngineContext {
   }
   for (const date of dates) et0_by_date.set(date, et0ForDay(daily.get(date), date, method, site));
   const forecast_present = hasForecast(input.forecast, input.nowEpoch, cal.today);
-  if (!forecast_present) standInEt0(et0_by_date, record_et0, dates, cal.today, cal.addDays(cal.today, -7));
+  standInEt0(et0_by_date, record_et0, dates, cal.today, cal.addDays(cal.today, -7));
 
   const past_rain = new Map<string, RainEvidence>();
   for (let date = cal.addDays(cal.today, -7); date < cal.today; date = cal.addDays(date, 1)) {
@@ -290,8 +290,9 @@ function recentLowsF(ctx: EngineContext): (number | null)[] {
 }
 
 /**
- * No forecast: each plan day's ET0 stands in as the highest ET0 the record
- * computed over its last NO_FORECAST_LOW_DAYS days of the past week (local evidence, named as
+ * A plan day the forecast gives no ET0 for (no forecast at all, or a gap):
+ * its ET0 stands in as the highest ET0 the record computed over its last
+ * NO_FORECAST_LOW_DAYS days of the past week (local evidence, named as
  * such in the trace); with none of them known the days stay unknown.
  */
 function standInEt0(
@@ -314,7 +315,7 @@ function standInEt0(
       date_local: date,
       et0_mm: mm,
       method: 'recent_record',
-      reason: `no forecast: the highest recorded ET0 of ${from}`,
+      reason: `no forecast ET0 for the day: the highest recorded ET0 of ${from}`,
     });
   }
 }

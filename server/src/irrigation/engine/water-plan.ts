@@ -32,7 +32,7 @@ import {
   canAffordToWait,
   FORECAST_RAIN_CODES,
   findRainBet,
-  forwardOnlyHold,
+  holdWaitsOnAllowance,
   rangeDueReason,
   rangeDueWithinAllowance,
   forecastCredit,
@@ -59,11 +59,20 @@ import type { CompleteZone, ResolvedZone } from './zone-inputs';
  * 5. watering restrictions (also for forced runs: they are local law) -> `restricted_day`;
  * 6. the skip verdict (today: the live skip check; later days: the
  *    seven-day projection), unless a control forces `run`: `skip` or `unknown`
- *    (a hold) with the deciding rule's reason_code;
- * 7. rain evidence for the forecast credit missing -> `forecast_unavailable`
- *    (the zone is deferred: it could be raining on it);
- * 8. the forecast credit covers the deficit -> `forecast_rain_covers`;
- * 9. water: `water` (engine) or the control's `*_run` code.
+ *    (a hold) with the deciding rule's reason_code; a forecast-rain skip or a
+ *    hold on missing evidence holds a due soil zone only while it can afford
+ *    to wait (policy/forecast-policy.ts);
+ * 7. a due soil zone waits for forecast rain it can afford to wait for (the
+ *    skip rule's code, or `forecast_rain_expected`);
+ * 8. rain evidence for the forecast credit missing -> `forecast_unavailable`,
+ *    while the zone can afford to wait; with no forecast at all it waters;
+ * 9. weekly: `session_rain_deferred`; the forecast credit covers the deficit
+ *    -> `forecast_rain_covers`;
+ * 10. water: `water` (engine) or the control's `*_run` code.
+ *
+ * Each gate is a small function (GATES, in this order); the policy's rules
+ * (allowance, bet, credit, make-up, no forecast, missing evidence) live in
+ * policy/forecast-policy.ts.
  *
  * Forced runs (`water` controls) are sized by the model: soil refills the
  * proven deficit (lower bound), weekly waters one session's depth; with
@@ -172,7 +181,6 @@ export function planZone(
   if (!zone.complete) return incompletePlan(zone, ctx, controls, trailing_rain, applied_mm);
 
   const z = zone;
-  const say = ctx.say;
   const eff = ctx.capture_efficiency;
   const taw = z.capacity.taw_mm;
   const raw = z.capacity.raw_mm;
@@ -198,7 +206,6 @@ export function planZone(
   // A weekly zone has no allowance to bet against: its budget counts the credit as before.
   const weeklyCredit = todayCredit(z, ctx, true);
   const creditAvailable = weeklyCredit.source !== 'unavailable' || !ctx.forecast_present;
-  const allowance = allowanceMm(taw, raw) as number;
   let todayCreditOf = weeklyCredit;
 
   // ---- weekly model (when the zone uses it) ----
@@ -241,98 +248,33 @@ export function planZone(
   const planDays = todayOnly ? 1 : ctx.dates.length;
   for (let d = 0; d < planDays; d += 1) {
     const date = ctx.dates[d] as string;
-    const range = rangeOf(state);
     const control = controls[d] ?? NONE_CONTROL;
     const verdict = verdicts[d] ?? {
       verdict: 'unknown',
       reason_code: 'no_verdict',
       reason: 'no verdict for the day',
     };
-    const forced = control.decision === 'water';
-    const isSoil = z.model === 'soil';
-    const horizon = horizonEtc(z, ctx, d);
-    const afford = isSoil
-      ? canAffordToWait(
-          { start_hi_mm: range.hi, raw_mm: raw, allowance_mm: allowance, etc_until_rain_mm: horizon },
-          say,
-        )
-      : null;
-    const dayCredit =
-      d === 0 ? todayCredit(z, ctx, afford?.affordable ?? true) : laterCredit(z, ctx, date, afford);
-    const credit = dayCredit.mm;
-    if (d === 0) todayCreditOf = dayCredit;
-    const due = rangeRule(soilDue(state, z, horizon, credit, carry), state, allowance);
-    if (d === 0) dueToday = due;
-
-    const c: DayCase = {
-      z,
-      ctx,
-      d,
-      date,
-      range,
-      state,
-      control,
-      verdict,
-      forced,
-      isSoil,
-      weekly,
-      due,
-      credit,
-      allowance,
-      afford,
-      dormant,
-    };
+    const { c, dayCredit } = dayCase({ z, ctx, d, date, state, control, verdict, weekly, dormant, carry });
+    const { forced, isSoil, due, range } = c;
+    if (d === 0) {
+      todayCreditOf = dayCredit;
+      dueToday = due;
+    }
     const sizing = sizeDay(c);
     const gate = firstGate(c, sizing.depthMm);
     const code = gate.code;
-    let reason = gate.reason;
-    const depthMm = sizing.depthMm;
-    const demandMm = sizing.demandMm;
-    const need = sizing.need;
-    const demandSource = sizing.demandSource;
-    const rainShortNote = gate.note ?? '';
-    const watering =
-      code === 'water' ||
-      code === 'establishing_refill' ||
-      code === 'cap_carryover' ||
-      (forced && code === control.reason_code);
-    const sized = isSoil
-      ? plannedSeconds(depthMm, z.precip_rate_mm_hr, eff, z.max_run_minutes, 'up')
-      : plannedSeconds(depthMm, z.precip_rate_mm_hr, 1, z.max_run_minutes);
-    const seconds = watering ? sized.seconds : 0;
-    const capped = watering && sized.cap_binding;
-    if (watering) {
-      reason += `${rainShortNote}; ${seconds} s`;
-      if (capped) {
-        reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${isSoil ? '; the remainder carries into the next session' : ''})`;
-      }
-    }
+    const run = sizeRun(c, gate, sizing.depthMm);
+    const { seconds, capped } = run;
     const unrunToday = d === 0 && todayWindowClosed && seconds > 0;
-    if (unrunToday) reason += `; ${WINDOW_CLOSED_NOTE}`;
+    const reason = unrunToday ? `${run.reason}; ${WINDOW_CLOSED_NOTE}` : run.reason;
     if (d === 0) {
-      const soilSized = plannedSeconds(
-        Math.max(0, due.refill_mm - credit),
-        z.precip_rate_mm_hr,
-        eff,
-        z.max_run_minutes,
-        'up',
-      );
-      const soilDueNow = due.need === 'due';
-      soilToday = {
-        need: due.need,
-        planned_seconds: isSoil ? seconds : soilDueNow && creditAvailable ? soilSized.seconds : 0,
-        ceiling_binding: isSoil ? capped : soilDueNow && soilSized.cap_binding,
-        deferred_reason: watering ? '' : reason,
-        deferred_kind:
-          code === 'forecast_unavailable'
-            ? 'forecast_unavailable'
-            : watering || code === 'not_due'
-              ? null
-              : code,
-      };
+      soilToday = soilTodayOf(c, code, reason, run, creditAvailable);
       if (seconds > 0)
         cycle = cycleSoak(seconds, z.precip_rate_mm_hr, z.infiltration_mm_hr, z.slope_pct, ctx.soak_minutes);
     }
+    const { need, demandSource, demandMm } = sizing;
+    const watering = run.watering;
+    const sized = run.sized;
 
     days.push({
       date_local: date,
@@ -398,6 +340,118 @@ export function planZone(
     applied_mm,
     control_today: controls[0] ?? NONE_CONTROL,
     why: t.reason,
+  };
+}
+
+interface DayCaseInput {
+  z: CompleteZone;
+  ctx: EngineContext;
+  d: number;
+  date: string;
+  state: SoilState;
+  control: ControlResolution;
+  verdict: SkipLike;
+  weekly: WeeklyPlan | null;
+  dormant: boolean;
+  carry: boolean;
+}
+
+/** A plan day as the gates read it: the allowance, whether the zone can afford to wait, the credit, the due check. */
+function dayCase(i: DayCaseInput): { c: DayCase; dayCredit: Credit } {
+  const { z, ctx, d, date, state } = i;
+  const range = rangeOf(state);
+  const raw = z.capacity.raw_mm;
+  const allowance = allowanceMm(z.capacity.taw_mm, raw) as number;
+  const isSoil = z.model === 'soil';
+  const horizon = horizonEtc(z, ctx, d);
+  const afford = isSoil
+    ? canAffordToWait(
+        { start_hi_mm: range.hi, raw_mm: raw, allowance_mm: allowance, etc_until_rain_mm: horizon },
+        ctx.say,
+      )
+    : null;
+  const dayCredit =
+    d === 0 ? todayCredit(z, ctx, afford?.affordable ?? true) : laterCredit(z, ctx, date, afford);
+  const due = rangeRule(soilDue(state, z, horizon, dayCredit.mm, i.carry), state, allowance);
+  const c: DayCase = {
+    z,
+    ctx,
+    d,
+    date,
+    range,
+    state,
+    control: i.control,
+    verdict: i.verdict,
+    forced: i.control.decision === 'water',
+    isSoil,
+    weekly: i.weekly,
+    due,
+    credit: dayCredit.mm,
+    allowance,
+    afford,
+    dormant: i.dormant,
+  };
+  return { c, dayCredit };
+}
+
+interface Run {
+  watering: boolean;
+  seconds: number;
+  capped: boolean;
+  sized: ReturnType<typeof plannedSeconds>;
+  /** The gate's reason, with the note, the seconds and the cap when the zone waters. */
+  reason: string;
+}
+
+const WATERING_CODES: ReadonlySet<string> = new Set(['water', 'establishing_refill', 'cap_carryover']);
+
+/** The run a gate's decision plans: seconds for the depth (soil rounds up, after capture efficiency). */
+function sizeRun(c: DayCase, gate: Gate, depthMm: number): Run {
+  const z = c.z;
+  const watering = WATERING_CODES.has(gate.code) || (c.forced && gate.code === c.control.reason_code);
+  const sized = c.isSoil
+    ? plannedSeconds(depthMm, z.precip_rate_mm_hr, c.ctx.capture_efficiency, z.max_run_minutes, 'up')
+    : plannedSeconds(depthMm, z.precip_rate_mm_hr, 1, z.max_run_minutes);
+  const seconds = watering ? sized.seconds : 0;
+  const capped = watering && sized.cap_binding;
+  let reason = gate.reason;
+  if (watering) {
+    reason += `${gate.note ?? ''}; ${seconds} s`;
+    if (capped) {
+      reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${c.isSoil ? '; the remainder carries into the next session' : ''})`;
+    }
+  }
+  return { watering, seconds, capped, sized, reason };
+}
+
+/** Today's soil summary (water budget row): the soil model's own need and size, and what deferred it. */
+function soilTodayOf(
+  c: DayCase,
+  code: string,
+  reason: string,
+  run: Run,
+  creditAvailable: boolean,
+): ZonePlan['soil'] {
+  const z = c.z;
+  const soilSized = plannedSeconds(
+    Math.max(0, c.due.refill_mm - c.credit),
+    z.precip_rate_mm_hr,
+    c.ctx.capture_efficiency,
+    z.max_run_minutes,
+    'up',
+  );
+  const soilDueNow = c.due.need === 'due';
+  return {
+    need: c.due.need,
+    planned_seconds: c.isSoil ? run.seconds : soilDueNow && creditAvailable ? soilSized.seconds : 0,
+    ceiling_binding: c.isSoil ? run.capped : soilDueNow && soilSized.cap_binding,
+    deferred_reason: run.watering ? '' : reason,
+    deferred_kind:
+      code === 'forecast_unavailable'
+        ? 'forecast_unavailable'
+        : run.watering || code === 'not_due'
+          ? null
+          : code,
   };
 }
 
@@ -515,9 +569,12 @@ function soilModelGate(c: DayCase): Gate | null {
   const say = c.ctx.say;
   const raw = c.z.capacity.raw_mm;
   if (c.due.need === 'unknown') {
+    const known = c.range.exact !== null;
     return {
       code: 'depletion_unknown',
-      reason: `root-zone depletion is only known to lie in ${say.depthRange(c.range.lo, c.range.hi)} (${rangeWhy(c.state)}); by the next session it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`,
+      reason: known
+        ? `depletion ${say.depth(c.range.exact as number)} is known, but the crop water use until the next session is not (no ET0 for those days): by then it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`
+        : `root-zone depletion is only known to lie in ${say.depthRange(c.range.lo, c.range.hi)} (${rangeWhy(c.state)}); by the next session it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`,
     };
   }
   if (c.due.need !== 'not_due') return null;
@@ -570,13 +627,13 @@ function skipVerdictGate(c: DayCase): Gate | null {
   const v = c.verdict;
   if (c.forced || v.verdict === 'water') return null;
   const forecastSkip = v.verdict === 'skip' && FORECAST_RAIN_CODES.has(v.reason_code);
-  const forwardHold = v.verdict === 'unknown' && forwardOnlyHold(v.unknown_rules ?? []);
+  const waitableHold = v.verdict === 'unknown' && holdWaitsOnAllowance(v.unknown_rules ?? []);
   const dueSoil = c.isSoil && c.due.need === 'due';
-  if (dueSoil && forwardHold && c.afford !== null && !c.afford.affordable) {
+  if (dueSoil && waitableHold && c.afford !== null && !c.afford.affordable) {
     return {
       code: '',
       reason: '',
-      note: `; ${v.reason_code}: the forecast cannot be checked, but ${c.afford.reason}: watered`,
+      note: `; ${v.reason_code}: the evidence cannot rule out a skip, but ${c.afford.reason}: watered`,
     };
   }
   if (!(dueSoil && forecastSkip)) return { code: v.reason_code, reason: v.reason };

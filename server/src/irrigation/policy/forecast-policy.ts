@@ -370,6 +370,9 @@ export const SKILL_LOOKBACK_DAYS = 30;
 /** A day-ahead promise counts when its probability-weighted rain reaches this (mm). */
 export const SKILL_INFORMATIVE_MM = 2;
 
+/** Below this hit rate the forecast's rain is not counted at all: its bets lose more often than they win. */
+export const MIN_TRUSTED_HIT_RATE = 0.5;
+
 /** A promise is kept when the measured rain reaches this share of the weighted promise (and at least 1 mm). */
 export const SKILL_KEPT_SHARE = 0.25;
 
@@ -381,8 +384,12 @@ export interface Promise {
 }
 
 export interface ForecastSkill {
-  /** Weight on forecast rain in credit and bets: (kept + 1) / (promised + 1), 1 with no informative promise yet. */
+  /**
+   * Weight on forecast rain in credit and bets: the hit rate (kept + 1) / (promised + 1),
+   * 1 with no informative promise yet, 0 below MIN_TRUSTED_HIT_RATE.
+   */
   factor: number;
+  hit_rate: number;
   promised_days: number;
   kept_days: number;
   reason: string;
@@ -408,15 +415,20 @@ export function forecastSkill(
     promised += 1;
     if (measured >= Math.max(1, SKILL_KEPT_SHARE * weighted)) kept += 1;
   }
-  const factor = (kept + 1) / (promised + 1);
+  const hitRate = (kept + 1) / (promised + 1);
+  const factor = hitRate < MIN_TRUSTED_HIT_RATE ? 0 : hitRate;
+  const kept_text = `the forecast kept ${kept} of its last ${promised} day-ahead rain promises`;
   return {
     factor,
+    hit_rate: hitRate,
     promised_days: promised,
     kept_days: kept,
     reason:
       promised === 0
         ? 'no recorded day-ahead rain promise to judge the forecast by yet: full weight'
-        : `the forecast kept ${kept} of its last ${promised} day-ahead rain promises: its rain counts at ${Math.round(factor * 100)} %`,
+        : factor === 0
+          ? `${kept_text}: below ${MIN_TRUSTED_HIT_RATE * 100} %, its rain is not counted`
+          : `${kept_text}: its rain counts at ${Math.round(factor * 100)} %`,
   };
 }
 
@@ -445,9 +457,22 @@ export function rangeDueReason(projectedHiMm: number, allowance: number, say: Wo
 }
 
 /**
- * A skip-check hold whose only unknown rules are forward ones is a bet like a
- * forecast skip: it holds a due soil zone only while the zone can afford it.
+ * Unknown rules whose hold waits on the allowance: the forward rules, and the
+ * measured rules whose worst case is wasted water (rain now, already wet,
+ * wind now). Freeze and soil frost, whose worst case is damage, always hold.
  */
-export function forwardOnlyHold(unknownRules: readonly string[]): boolean {
-  return unknownRules.length > 0 && unknownRules.every((r) => FORWARD_RULES.has(r as RuleId));
+const WAITABLE_UNKNOWN: ReadonlySet<string> = new Set([
+  ...FORWARD_RULES,
+  'rain_now',
+  'already_wet',
+  'wind_now',
+]);
+
+/**
+ * A skip-check hold (`unknown`) on missing evidence holds a due soil zone only
+ * while the zone can afford to wait, unless a rule whose worst case is damage
+ * (freeze, soil frost) is among the unknown ones.
+ */
+export function holdWaitsOnAllowance(unknownRules: readonly string[]): boolean {
+  return unknownRules.length > 0 && unknownRules.every((r) => WAITABLE_UNKNOWN.has(r));
 }
