@@ -4,21 +4,24 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import { demoConfig } from '../../server/src/config/demo-config';
 import { configSchema } from '../../server/src/config/schema';
+import { silentLogger } from '../../server/src/core/logger';
 import { ManualClock } from '../../server/src/core/clock';
 import { zoneFor } from '../../server/src/core/tz/zone';
 import { DemoForecastProvider } from '../../server/src/forecast/providers/demo';
 import { IssuedForecasts, type IssuedDay } from '../../server/src/season/forecast-file';
 import { runSeason, type SeasonLine } from '../../server/src/season/season-runner';
+import { Store } from '../../server/src/store/store';
 import type { WthDay } from '../../server/src/season/wth';
 import { demoWeatherAt, isStormDay } from '../../server/src/weather/sources/demo/demo-replay';
 
 /**
  * Rule 8: the demo yard (its six zones, its weather, its realistic forecast
  * that misses storms and promises rain that never falls) run for two weeks on a
- * simulated clock through the season replay, whose dry-run controller's
- * water counts (in the live demo runs are dry runs and never count: the
- * replay asks what the policy would do to the yard). No zone ends the week
- * past its stress allowance (`zones[].math.allowance_mm`).
+ * simulated clock through the season replay as the live demo runs
+ * (`demoYard`: demo mode on, the dry-run controller's routes left simulated),
+ * so its runs water the synthetic yard only as the demo's do, labelled
+ * `simulated` on the run rows and the soil ledger. No zone ends a day past its
+ * stress allowance (`zones[].math.allowance_mm`).
  */
 
 jest.setTimeout(120_000);
@@ -109,6 +112,7 @@ it('the demo yard goes through two weeks of its realistic forecast with no zone 
     to: TO,
     forecast: issues,
     dbPath: path.join(dir, 'season.db'),
+    demoYard: true,
   });
   const lastDay = lines.filter((l) => l.date === TO);
   expect(lastDay.map((l) => l.zone).sort()).toEqual([
@@ -130,7 +134,25 @@ it('the demo yard goes through two weeks of its realistic forecast with no zone 
     }).toEqual({ day: l.date, zone: l.zone, within: true });
   }
   // And it watered: the dry week was not simply waited out on the promised rain.
-  expect(lines.some((l) => l.irrigation_net_mm > 0)).toBe(true);
+  const watered = lines.filter((l) => l.irrigation_net_mm > 0);
+  expect(watered.length).toBeGreaterThan(0);
+  // The demo's water is simulated and says so: on the ledger's days and on every run row, never a
+  // real yard's applied water (no amounts on the rows, the source a dry run).
+  expect(new Set(watered.map((l) => l.irrigation_evidence))).toEqual(new Set(['simulated']));
+  const store = Store.open(path.join(dir, 'season.db'), silentLogger());
+  try {
+    const runs = store.runs.listWindow(0, 4_102_444_800).filter((r) => r.status === 'completed');
+    expect(runs.length).toBeGreaterThan(0);
+    for (const r of runs) {
+      expect({ source: r.source, evidence: r.evidence, applied_mm: r.applied_mm }).toEqual({
+        source: 'dry_run',
+        evidence: 'simulated',
+        applied_mm: null,
+      });
+    }
+  } finally {
+    store.close();
+  }
   // The policy did bet on forecast rain, and lost some bets: credit on a day that stayed dry.
   expect(lines.some((l) => (l.forecast_credit_mm ?? 0) > 0 && l.rain_mm === 0)).toBe(true);
   fs.rmSync(dir, { recursive: true, force: true });

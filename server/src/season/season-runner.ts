@@ -30,6 +30,9 @@ import { SeasonWeather, type ForecastMode } from './season-weather';
  *   30 minutes takes no time, and the modules' own timers fire as they would.
  * - The dry-run controller's runs count as delivered water here (its routes
  *   are reported as real): the replay asks what the soil would have received.
+ *   With `demoYard` the replay is the live demo instead: the config keeps
+ *   `features.demo_mode`, the routes stay simulated, and the runs water the
+ *   yard only as the demo's do (evidence `simulated`).
  * - Each day: just after midnight the record and the ledger close yesterday;
  *   at the run window the engine decides and the scheduler runs the session;
  *   the day's line is written once the ledger has closed it.
@@ -97,6 +100,8 @@ export interface SeasonOptions {
   meter?: RunMeter;
   /** Called at 00:05 local of each day, before the day's ledger update. */
   atDayStart?: (day: { date: string; epoch: number; store: Store }) => void;
+  /** Run as the live demo does (demo mode kept, dry-run routes left simulated). */
+  demoYard?: boolean;
 }
 
 type FakeClock = import('@sinonjs/fake-timers').Clock;
@@ -211,7 +216,7 @@ async function boot(
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
   });
   await controllers.start();
-  const driver = delivered(controllers);
+  const driver = options.demoYard ? controllers : delivered(controllers);
   const ledger = new RunLedger(store.runs);
   dispatcher = new Dispatcher({
     clock,
@@ -344,7 +349,7 @@ function closedDayLines(service: Service, date: string, decision: DayDecision | 
 
 /** The replay's config: the file's site, one dry-run controller for every zone, no sources. */
 export function seasonConfig(
-  options: Pick<SeasonOptions, 'config' | 'lat' | 'lon' | 'elevation_m'>,
+  options: Pick<SeasonOptions, 'config' | 'lat' | 'lon' | 'elevation_m' | 'demoYard'>,
 ): RaincheckConfig {
   const base = options.config;
   const zones = Object.fromEntries(
@@ -360,7 +365,7 @@ export function seasonConfig(
       location: { lat: options.lat, lon: options.lon, elevation_m: options.elevation_m },
       timezone: base.deployment.timezone ?? timezoneAt(options.lat, options.lon),
     },
-    features: { ...base.features, demo_mode: false },
+    features: { ...base.features, demo_mode: options.demoYard === true },
     sources: [],
     controllers: [
       {

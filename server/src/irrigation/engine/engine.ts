@@ -47,7 +47,10 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   const ctx = buildContext(input);
   const zones = resolveZones(input.config);
   const ledgers = new Map<string, ZoneLedger>(
-    zones.map((z) => [z.slug, zoneLedger(z.slug, input.runs, ctx.cal, z.config.area_sqft ?? null)]),
+    zones.map((z) => [
+      z.slug,
+      zoneLedger(z.slug, input.runs, ctx.cal, z.config.area_sqft ?? null, input.config.features.demo_mode),
+    ]),
   );
   const ledgerOf = (slug: string): ZoneLedger => ledgers.get(slug) as ZoneLedger;
 

@@ -248,6 +248,8 @@ export interface RunRecord {
   note?: string | null;
   cycle_index?: number | null;
   cycle_count?: number | null;
+  /** Extra: `observed`, `metered`, `commanded` or `simulated` (a demo's pretend water); absent on old rows. */
+  evidence?: string | null;
 }
 
 export interface DailyDecision {
