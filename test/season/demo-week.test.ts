@@ -91,6 +91,27 @@ async function demoIssues(from: string, to: string): Promise<IssuedForecasts> {
   return new IssuedForecasts(lines);
 }
 
+/** The demo yard's two weeks as the live demo runs them; `restartOn`: dates of a kill -9 and restart at 00:05. */
+function demoWeek(
+  forecast: IssuedForecasts,
+  dbPath: string,
+  restartOn: string[] = [],
+): Promise<SeasonLine[]> {
+  return runSeason({
+    days: localDays(FIRST_DAY, TO).map(demoDay),
+    config: configSchema.parse(demoConfig(null, null)),
+    lat,
+    lon,
+    elevation_m,
+    from: FROM,
+    to: TO,
+    forecast,
+    dbPath,
+    demoYard: true,
+    restartOn,
+  });
+}
+
 const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
 
 it('the demo yard goes through two weeks of its realistic forecast with no zone past its allowance', async () => {
@@ -102,18 +123,7 @@ it('the demo yard goes through two weeks of its realistic forecast with no zone 
   expect(falsePromises.length).toBeGreaterThan(0);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-demo-week-'));
-  const lines: SeasonLine[] = await runSeason({
-    days: localDays(FIRST_DAY, TO).map(demoDay),
-    config: configSchema.parse(demoConfig(null, null)),
-    lat,
-    lon,
-    elevation_m,
-    from: FROM,
-    to: TO,
-    forecast: issues,
-    dbPath: path.join(dir, 'season.db'),
-    demoYard: true,
-  });
+  const lines = await demoWeek(issues, path.join(dir, 'season.db'));
   const lastDay = lines.filter((l) => l.date === TO);
   expect(lastDay.map((l) => l.zone).sort()).toEqual([
     'back_lawn',
@@ -155,5 +165,29 @@ it('the demo yard goes through two weeks of its realistic forecast with no zone 
   }
   // The policy did bet on forecast rain, and lost some bets: credit on a day that stayed dry.
   expect(lines.some((l) => (l.forecast_credit_mm ?? 0) > 0 && l.rain_mm === 0)).toBe(true);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it("a kill -9 and restart during the demo's dry spell changes no decision and no day of its simulated water", async () => {
+  const issues = await demoIssues(FROM, TO);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-demo-restart-'));
+  const decisions = (lines: SeasonLine[]) =>
+    lines.map((l) => ({
+      date: l.date,
+      zone: l.zone,
+      reason_code: l.reason_code,
+      planned_seconds: l.planned_seconds,
+      irrigation_seconds: l.irrigation_seconds,
+      irrigation_evidence: l.irrigation_evidence,
+      depletion_mm: l.depletion_mm,
+    }));
+  const straight = await demoWeek(issues, path.join(dir, 'straight.db'));
+  const restarted = await demoWeek(issues, path.join(dir, 'restarted.db'), [
+    '2026-11-21',
+    '2026-11-23',
+    '2026-11-24',
+  ]);
+  expect(straight.some((l) => l.irrigation_evidence === 'simulated')).toBe(true);
+  expect(decisions(restarted)).toEqual(decisions(straight));
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -1,4 +1,6 @@
 import { dispatchRig, RIG_T0, type DispatchRig } from '../../helpers/dispatch-rig';
+import { silentLogger } from '../../../server/src/core/logger';
+import { reconcileOpenRuns } from '../../../server/src/irrigation/dispatch/reconcile';
 import { zoneLedger } from '../../../server/src/irrigation/engine/applied-water';
 import { localCalendar } from '../../../server/src/irrigation/skip/local-days';
 import { dailyIrrigation } from '../../../server/src/irrigation/soil/irrigation-evidence';
@@ -94,4 +96,46 @@ describe("the demo's pretend controller waters the demo's synthetic yard", () =>
     expect(soilSeconds([{ ...base, status: 'aborted' }], true)).toBe(0);
     expect(soilSeconds([{ ...base, skip_reason: 'rain_now' }], true)).toBe(0);
   });
+
+  it.each([
+    [true, 'simulated'],
+    [false, 'commanded'],
+  ])(
+    'a pretend run the service was down for is settled at boot as its yard says (demo %s: %s)',
+    async (demo, kind) => {
+      rig = await dispatchRig(stores.store(), {
+        controllers: CONTROLLERS,
+        zones: ZONES,
+        ...(demo ? { features: { demo_mode: true } } : {}),
+      });
+      const id = rig.store.runs.insert({
+        session_id: 's-down',
+        zone: 'front_lawn',
+        start_epoch: RIG_T0,
+        duration_s: 600,
+        skip_reason: null,
+        source: 'dry_run',
+        status: 'running',
+        controller_id: 'dry',
+        applied_mm: null,
+        volume_gal: null,
+        note: null,
+        cycle_index: null,
+        cycle_count: null,
+      });
+      rig.at(900);
+      await reconcileOpenRuns({
+        clock: rig.clock,
+        logger: silentLogger(),
+        ledger: rig.ledger,
+        driver: rig.manager,
+        dispatcher: rig.dispatcher,
+        observer: rig.observer,
+        state: rig.store.controls,
+        zoneConfig: () => undefined,
+      });
+      const row = rig.rows('front_lawn').find((r) => r.id === id);
+      expect(row).toMatchObject({ status: 'completed', duration_s: 600, evidence: kind, applied_mm: null });
+    },
+  );
 });

@@ -309,5 +309,8 @@ function paramsSignature(zone: CompleteZone, applied: AppliedConfig): string {
     applied.config.engine.et0_method,
     location.lat,
     location.elevation_m ?? null,
+    // The demo's simulated water counts only under a demo config: a switch either way replays the
+    // ledger (only demo configs add the entry, so a real install's signature is unchanged).
+    ...(applied.config.features.demo_mode ? ['demo_yard'] : []),
   ]);
 }
