@@ -58,8 +58,8 @@ export function scoreSeason(
       })),
       site,
     );
-    const unstressed = unstressedSeason(mine, byDate, site).slice(skipDays);
     const scored = mine.slice(skipDays);
+    const unstressed = unstressedSeason(scored, byDate, site);
     const ideal = ref.slice(skipDays).reduce((s, r) => s + r.irrigation_net_mm, 0);
     const applied = scored.reduce((s, l) => s + l.irrigation_net_mm, 0);
     const startLo = (l: SeasonLine) => l.start_depletion_mm ?? l.start_depletion_range_mm?.[0] ?? 0;

@@ -10,8 +10,12 @@ import { penmanMonteith, type Site } from './reference';
  * Ks x Kc x ET0 once past RAW, so its depletion creeps towards TAW and a dry
  * spell looks milder than the crop felt it; this bucket does not slow down.
  *
- * - Start: the engine's first start-of-day depletion (a range's lower bound;
- *   0, field capacity, when it knew nothing).
+ * - Start: the engine's start-of-day depletion on the first line given (a
+ *   range's lower bound; 0, field capacity, when it knew nothing). The
+ *   score gives the lines after the learning days: a deficit from the
+ *   replay's first days (an empty install starts at TAW) would otherwise
+ *   never heal in a dry climate, where the engine refills exactly what its
+ *   ledger says.
  * - Rain: what the engine credited when it knew the day's rain (its per-day
  *   cap applied), else the measured rain (a gap day's truth).
  * - ET0: the measured day's; the engine's own when the file itself lacks it; 0
