@@ -12,7 +12,7 @@ import { parseWth } from './wth';
 /**
  * `npm run season -- --weather FILE.wth --config FILE.toml [--lon DEG]
  *   [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none | --forecast-file FILE.jsonl]
- *   --out FILE.jsonl`
+ *   [--accept-recommendations] --out FILE.jsonl`
  *
  * What would Raincheck have done over a past season: the service's own
  * modules replay the station file day by day on a simulated clock and write
@@ -22,11 +22,15 @@ import { parseWth } from './wth';
  * config's longitude). The config's zones and engine settings are used; its
  * sources and controllers are replaced (the file is the station, a dry-run
  * controller whose runs count as delivered water waters the zones).
+ * `--forecast-file` replays issued forecasts (forecast-file.ts) instead of
+ * the perfect one; `--accept-recommendations` applies each tuning
+ * recommendation on the day it appears (accept-recommendations.ts).
  */
 
 const USAGE =
   'usage: npm run season -- --weather FILE.wth --config FILE.toml [--lon DEG] ' +
-  '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none | --forecast-file FILE.jsonl] --out FILE.jsonl';
+  '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none | --forecast-file FILE.jsonl] ' +
+  '[--accept-recommendations] --out FILE.jsonl';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -39,6 +43,7 @@ async function main(): Promise<number> {
       to: { type: 'string' },
       forecast: { type: 'string' },
       'forecast-file': { type: 'string' },
+      'accept-recommendations': { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -73,6 +78,11 @@ async function main(): Promise<number> {
       to,
       forecast,
       dbPath: path.join(dir, 'season.db'),
+      acceptRecommendations: values['accept-recommendations'],
+      onAccepted: (a) =>
+        process.stderr.write(
+          `${a.date} ${a.zone}: applied ${a.field} ${JSON.stringify(a.old_value)} -> ${JSON.stringify(a.new_value)}\n`,
+        ),
       onLine: (line) => out.write(`${JSON.stringify(line)}\n`),
     });
     await new Promise<void>((resolve) => out.end(resolve));
@@ -80,7 +90,7 @@ async function main(): Promise<number> {
     for (const s of scoreSeason(lines, wth.days, site)) {
       process.stderr.write(
         `${s.zone}: applied ${s.applied_net_mm} mm net vs ideal ${s.ideal_net_mm} mm (ratio ${s.ratio ?? 'n/a'}), ` +
-          `${s.runs} runs, ${s.stress_days} stress days, ${s.wasted_runs} wasted runs (after the first 14 days)\n`,
+          `${s.runs} runs, ${s.stress_days} stress days (${s.ledger_stress_days} on the ledger), ${s.wasted_runs} wasted runs (after the first 14 days)\n`,
       );
     }
     process.stderr.write(`${lines.length} lines written to ${values.out}\n`);

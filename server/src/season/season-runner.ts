@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import type { AppliedConfig } from '../config/config-types';
 import type { RaincheckConfig } from '../config/schema';
 import { ControllerManager } from '../controllers/controller-manager';
 import { builtinControllerKinds } from '../controllers/index';
@@ -18,6 +17,8 @@ import { SoilLedgerService } from '../irrigation/soil/soil-ledger-service';
 import { timezoneAt } from '../location/timezone';
 import { Store } from '../store/store';
 import { BACKFILL_DAYS, WeatherRecordService } from '../weather-record/weather-record-service';
+import { acceptRecommendations, type AcceptedRecommendation } from './accept-recommendations';
+import { SeasonConfig } from './season-config';
 import { SeasonWeather, type ForecastMode } from './season-weather';
 
 /**
@@ -102,6 +103,9 @@ export interface SeasonOptions {
   atDayStart?: (day: { date: string; epoch: number; store: Store }) => void;
   /** Run as the live demo does (demo mode kept, dry-run routes left simulated). */
   demoYard?: boolean;
+  /** An owner who applies each tuning recommendation on the day it appears. */
+  acceptRecommendations?: boolean;
+  onAccepted?: (accepted: AcceptedRecommendation) => void;
 }
 
 type FakeClock = import('@sinonjs/fake-timers').Clock;
@@ -111,8 +115,8 @@ const CONTROLLER_ID = 'season';
 const SESSION_STEP_MS = 600_000;
 
 export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
-  const config = seasonConfig(options);
-  const timezone = config.deployment.timezone as string;
+  const base = seasonConfig(options);
+  const timezone = base.deployment.timezone as string;
   const zone = zoneFor(timezone);
   const startMs = DateTime.fromISO(options.from, { zone }).plus({ minutes: 10 }).toMillis();
   const FakeTimers = (await import('@sinonjs/fake-timers')).default;
@@ -123,6 +127,7 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
   const lines: SeasonLine[] = [];
   try {
     const clock: Clock = { nowMs: () => fake.now };
+    const config = new SeasonConfig(base, clock);
     const weather = new SeasonWeather(options.days, timezone, options.forecast);
     let service = await boot(options, config, clock, weather, fake);
     const decisions = new Map<string, DayDecision>();
@@ -139,6 +144,11 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
         options.onLine?.(line);
       }
       if (date > options.to) break;
+      if (options.acceptRecommendations) {
+        const store = service.store;
+        for (const accepted of await acceptRecommendations({ store, clock, config, timezone, date }))
+          options.onAccepted?.(accepted);
+      }
       decisions.set(date, await runDay(service, fake, clock));
     }
   } finally {
@@ -164,7 +174,7 @@ interface Service {
 
 async function boot(
   options: SeasonOptions,
-  config: RaincheckConfig,
+  settings: SeasonConfig,
   clock: Clock,
   weather: SeasonWeather,
   fake: FakeClock,
@@ -175,7 +185,9 @@ async function boot(
   // alone commits every 5 simulated seconds while a valve is open).
   store.db.pragma('synchronous = OFF');
   const bus = new EventBus();
-  const applied: AppliedConfig = { config, document: {}, appliedAtEpoch: 0, revision: 1 };
+  settings.bus = bus;
+  const applied = () => settings.current;
+  const config = settings.current.config;
   const now = () => Math.floor(clock.nowMs() / 1000);
   const today = () =>
     DateTime.fromSeconds(now(), { zone: zoneFor(config.deployment.timezone as string) }).toISODate() ?? '';
@@ -183,7 +195,7 @@ async function boot(
     bus,
     clock,
     logger,
-    config: () => applied,
+    config: applied,
     store,
     forecast: {
       snapshot: () => weather.forecastAt(now()),
@@ -201,14 +213,14 @@ async function boot(
   let backfilled = false;
   void record.settled().then(() => (backfilled = true));
   while (!backfilled) await fake.tickAsync(0);
-  const soil = new SoilLedgerService({ bus, logger, config: () => applied, store, record });
+  const soil = new SoilLedgerService({ bus, logger, config: applied, store, record });
   await soil.start();
   let dispatcher: Dispatcher | null = null;
   const controllers = new ControllerManager({
     bus,
     clock,
     logger,
-    config: () => applied,
+    config: applied,
     kinds: builtinControllerKinds(),
     fetch,
     ha: () => null,
@@ -224,7 +236,7 @@ async function boot(
     bus,
     driver,
     ledger,
-    zoneConfig: (slug) => config.zones[slug],
+    zoneConfig: (slug) => settings.current.config.zones[slug],
     state: store.controls,
     meter: options.meter ?? null,
   });
@@ -232,7 +244,7 @@ async function boot(
     bus,
     clock,
     logger,
-    config: () => applied,
+    config: applied,
     store,
     weather: { snapshot: () => weather.snapshotAt(now()), currentWeather: () => null },
     forecast: {

@@ -22,8 +22,9 @@ import type { WthDay } from './wth';
  *   they pass, so it is "too old" once its last target day is behind;
  * - the provider's past days for the start-up backfill (`model_archive`);
  * - the live weather at any moment, from the same hours.
- * Day shapes are a modelling choice (documented in the README's season
- * section); every daily total and extreme is the file's.
+ * Day shapes are a modelling choice (documented in docs/irrigation.md,
+ * "Season replay"); every daily total and extreme is the file's, or the
+ * issued line's.
  */
 
 export type ForecastMode = 'perfect' | 'none' | IssuedForecasts;
