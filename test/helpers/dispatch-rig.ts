@@ -32,6 +32,8 @@ export interface RigOptions {
   flow?: boolean;
   /** The clock the peers already follow; a fresh one at T0 otherwise. */
   clock?: ManualClock;
+  /** The config's `features` block (e.g. `{ demo_mode: true }`). */
+  features?: Record<string, unknown>;
 }
 
 export interface DispatchRig {
@@ -64,6 +66,7 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     deployment: { location: { lat: 40.7, lon: -74 } },
     controllers: options.controllers,
     zones: options.zones,
+    ...(options.features ? { features: options.features } : {}),
   });
   const seen = new Map<string, unknown[]>();
   const record = (name: string) => (payload: unknown) => seen.set(name, [...(seen.get(name) ?? []), payload]);

@@ -10,7 +10,7 @@ import { NotifyService } from '../../server/src/notify/notify-service';
 import type { Store } from '../../server/src/store/store';
 import { NtfyPeer, type NtfyMessage } from '../helpers/ntfy-peer';
 import { makeDataDir } from '../helpers/service';
-import { NOW, windyMorning } from '../irrigation/engine/fixtures';
+import { forecast, input, NOW, windyMorning } from '../irrigation/engine/fixtures';
 import { tempStore } from '../store/temp-db';
 import { appliedConfig as weatherConfig, makeHarness } from '../weather/core/harness';
 
@@ -256,6 +256,78 @@ describe('weather source offline past the hard-offline window', () => {
     } finally {
       await weather.service.stop();
     }
+  });
+});
+
+describe('running without a forecast (rule 4)', () => {
+  const without = computeIrrigation(input({ forecast: forecast({ hourly: [] }) })).snapshot;
+  const withForecast = computeIrrigation(input()).snapshot;
+  const told = async (r: Rig) =>
+    (await r.messages()).filter((m) => m.tags?.includes('forecast_absent')).map((m) => m.title);
+
+  it('is told once the yard has decided without one for 30 minutes, once only, across a restart; then once when it is back', async () => {
+    const r = await rig({ clock: new ManualClock(NOW * 1000) });
+    for (let minute = 0; minute < 29; minute++) {
+      r.bus.emit('irrigation.snapshot', without);
+      r.clock.advance(60_000);
+    }
+    expect(await told(r)).toEqual([]);
+    r.clock.advance(60_000);
+    for (let i = 0; i < 3; i++) r.bus.emit('irrigation.snapshot', without);
+    expect(await told(r)).toEqual(['Watering without a forecast']);
+    const [message] = (await r.messages()).filter((m) => m.tags?.includes('forecast_absent'));
+    expect(message?.message).toMatch(/^No usable forecast for 30 min \(the last one is \d+ min old\)/);
+
+    // A restart does not tell it again (what was told is kept in the database) ...
+    await r.service.stop();
+    const again = await rig({ clock: r.clock, store: r.store, bus: new EventBus(), peer: r.peer });
+    again.clock.advance(3_600_000);
+    again.bus.emit('irrigation.snapshot', without);
+    expect(await told(again)).toEqual(['Watering without a forecast']);
+    // ... and remembers to say it is back, once.
+    for (let i = 0; i < 3; i++) again.bus.emit('irrigation.snapshot', withForecast);
+    expect(await told(again)).toEqual(['Watering without a forecast', 'The forecast is back']);
+  });
+
+  it('says nothing about a forecast that is missing only for a while, nor "back" when absent was never told', async () => {
+    const r = await rig({ clock: new ManualClock(NOW * 1000) });
+    r.bus.emit('irrigation.snapshot', without);
+    r.clock.advance(20 * 60_000);
+    r.bus.emit('irrigation.snapshot', withForecast);
+    r.clock.advance(20 * 60_000);
+    r.bus.emit('irrigation.snapshot', without);
+    r.clock.advance(20 * 60_000);
+    r.bus.emit('irrigation.snapshot', without);
+    r.bus.emit('irrigation.snapshot', withForecast);
+    expect(await told(r)).toEqual([]);
+  });
+});
+
+describe('a binding run cap (rule 6)', () => {
+  it('goes out the same day as its own notice per zone, linked to the zone, not as the generic anomaly', async () => {
+    const r = await rig();
+    const description =
+      "The 60 min run cap left zone front_lawn short on its last 2 watered sessions, and the zone is past RAW. Raise the zone's max_run_minutes to 90.";
+    r.bus.emit('anomaly.new', {
+      severity: 'warning',
+      type: 'cap_binding_past_raw',
+      description,
+      epoch: 0,
+      subject: 'front_lawn',
+    });
+    r.bus.emit('anomaly.new', {
+      severity: 'warning',
+      type: 'cap_binding_past_raw',
+      description: description.replace('front_lawn', 'back_beds'),
+      epoch: 0,
+      subject: 'back_beds',
+    });
+    const messages = await r.messages();
+    expect(messages.map((m) => [m.title, m.tags])).toEqual([
+      ['Front lawn: the run cap leaves it short', ['warning', 'cap_binding']],
+      ['Back beds: the run cap leaves it short', ['warning', 'cap_binding']],
+    ]);
+    expect(messages[0]?.message).toBe(description);
   });
 });
 

@@ -1,6 +1,6 @@
 import { silentLogger } from '../../server/src/core/logger';
 import { closeDatabase, openDatabase } from '../../server/src/store/database';
-import { MIGRATIONS } from '../../server/src/store/migrations';
+import { MIGRATIONS, latestVersion } from '../../server/src/store/migrations';
 import { RUN_CURSOR_START } from '../../server/src/store/runs';
 import { Store } from '../../server/src/store/store';
 import { runRecord } from './run-record';
@@ -121,13 +121,62 @@ describe('the stored run records (migration 8)', () => {
 
     const store = Store.open(file, silentLogger());
     try {
-      expect(store.schemaVersion).toBe(8);
+      expect(store.schemaVersion).toBe(latestVersion());
       expect(recordCount(store)).toBe(2);
       store.runs.insert(run({ start_epoch: 1_700_172_800, status: 'completed', duration_s: 90 }));
       const stored = body(store);
       expect(JSON.parse(stored)).toEqual(expectedRecords(store));
       expect(JSON.parse(stored)[0]).toMatchObject({ session_id: 's-1', applied_mm: 6.35, evidence: null });
       expect(stored).toBe(liveBody(store));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('migration 9 keeps every run, its id and record, and lets a row say simulated; other kinds stay refused', () => {
+    const file = paths.dbPath();
+    const before = openDatabase(file, silentLogger(), { migrations: MIGRATIONS.slice(0, 8) });
+    const insert = before.prepare(
+      'INSERT INTO runs (session_id, zone, start_epoch, duration_s, source, status, applied_mm, evidence) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    insert.run('s-1', 'front_lawn', 1_700_000_000, 600, 'ha_refresher', 'completed', 6.35, 'metered');
+    insert.run('s-2', 'front_lawn', 1_700_086_400, 600, 'dry_run', 'completed', null, 'commanded');
+    expect(() =>
+      insert.run('s-3', 'front_lawn', 1_700_172_800, 600, 'dry_run', 'completed', null, 'simulated'),
+    ).toThrow(/CHECK/);
+    closeDatabase(before);
+
+    const store = Store.open(file, silentLogger());
+    try {
+      expect(store.schemaVersion).toBe(9);
+      const ids = store.db.prepare('SELECT id FROM runs ORDER BY id').pluck().all();
+      expect(ids).toEqual([1, 2]);
+      const id = store.runs.insert(
+        run({ start_epoch: 1_700_172_800, source: 'dry_run', status: 'completed', evidence: 'simulated' }),
+      );
+      expect(id).toBe(3);
+      store.runs.update(id, { duration_s: 420 });
+      const stored = body(store);
+      expect(JSON.parse(stored)).toEqual(expectedRecords(store));
+      expect(JSON.parse(stored).map((r: { evidence: string }) => r.evidence)).toEqual([
+        'metered',
+        'commanded',
+        'simulated',
+      ]);
+      expect(stored).toBe(liveBody(store));
+      expect(() => store.db.prepare("UPDATE runs SET evidence = 'guessed' WHERE id = 1").run()).toThrow(
+        /CHECK/,
+      );
+      const indexes = store.db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL",
+        )
+        .pluck()
+        .all();
+      expect(new Set(indexes)).toEqual(
+        new Set(['runs_by_start', 'runs_by_zone_start', 'runs_by_session', 'runs_open', 'runs_metered']),
+      );
     } finally {
       store.close();
     }

@@ -67,6 +67,17 @@ describe('appliedWater', () => {
     });
     expect(appliedWater(run({ skip_reason: 'rain_3day' }))).toEqual({ kind: 'not_water', why: 'skip' });
   });
+
+  it("names the demo's simulated water as such, never as applied water", () => {
+    expect(appliedWater(run({ source: 'dry_run', evidence: 'simulated', applied_mm: null }))).toEqual({
+      kind: 'not_water',
+      why: 'simulated',
+    });
+    expect(appliedWater(run({ source: 'dry_run', evidence: 'commanded' }))).toEqual({
+      kind: 'not_water',
+      why: 'dry_run',
+    });
+  });
 });
 
 describe('filters', () => {

@@ -178,6 +178,26 @@ describe('buildZoneDays', () => {
     expect(days.dryRuns).toBe(1);
   });
 
+  it("counts the demo's simulated runs apart: no applied water, no pretend dry run", () => {
+    const demo = buildZoneDays(
+      {
+        ...history,
+        runs: [
+          run({ source: 'dry_run', evidence: 'simulated', status: 'completed', applied_mm: null }),
+          run({ source: 'dry_run', evidence: 'commanded', status: 'completed', applied_mm: null }),
+        ],
+      },
+      null,
+      'front_lawn',
+      '2026-11-21',
+      'UTC',
+      4,
+    );
+    expect(demo.simulatedRuns).toBe(1);
+    expect(demo.dryRuns).toBe(1);
+    expect(demo.appliedMm).toEqual([null, 0, 0, 0]);
+  });
+
   it('is all unknown without history', () => {
     const bare = buildZoneDays(null, null, 'front_lawn', '2026-11-21', 'UTC', 2);
     expect(bare).toMatchObject({
@@ -202,6 +222,9 @@ describe('run record labels', () => {
     const depth = (mm: number) => `${mm} mm`;
     expect(appliedLabel(run({}), depth)).toBe('2 mm');
     expect(appliedLabel(run({ source: 'dry_run:manual', applied_mm: null }), depth)).toBe('none (dry run)');
+    expect(appliedLabel(run({ source: 'dry_run', evidence: 'simulated', applied_mm: null }), depth)).toBe(
+      'none: simulated (demo yard)',
+    );
     expect(appliedLabel(run({ status: 'skipped', skip_reason: 'rain' }), depth)).toBe('none (skipped)');
     expect(appliedLabel(run({ applied_mm: null }), depth)).toBeNull();
   });

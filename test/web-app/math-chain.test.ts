@@ -183,6 +183,7 @@ describe('buildMathChain (soil model)', () => {
           bucket_mm: -9,
           kc: 0.58,
           cap_binding: true,
+          cap_shortfall_mm: 2.4,
           taw_mm: 11.25,
           raw_mm: 5.63,
           cycle_count: 2,
@@ -200,7 +201,7 @@ describe('buildMathChain (soil model)', () => {
     const chain = buildMathChain(zone, snapshot, fmt);
     expect(value(chain, 'trigger')?.value).toBe('yes');
     expect(value(chain, 'uncapped')?.value).toBe('1 h 7 min');
-    expect(value(chain, 'cap')?.note).toBe('binding: the cap set today’s minutes');
+    expect(value(chain, 'cap')?.note).toBe('binding: the cap set today’s minutes, leaving 2.4 mm out');
     expect(value(chain, 'cycles')).toMatchObject({
       value: '2 × 30 min + 30 min',
       note: '30 min soak between cycles',

@@ -108,6 +108,8 @@ export interface AnomalyEvent {
   type: string;
   description: string;
   epoch: number;
+  /** What it is about (a source id, zone slug, controller id or `site`); absent from older announcers. */
+  subject?: string;
 }
 
 export interface TuningDigestEvent {

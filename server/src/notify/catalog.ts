@@ -56,6 +56,21 @@ export interface SkipToday {
   zones: { zone: string; reason: string }[];
 }
 
+/** Rule 6: the `cap_binding_past_raw` anomaly of one zone. */
+export interface CapBinding {
+  zone: string;
+  description: string;
+}
+
+/** Rule 4: the yard decides without a forecast (`absent`), or has one again (`back`). */
+export interface ForecastAbsence {
+  state: 'absent' | 'back';
+  /** Since when every zone's forecast credit has been unavailable. */
+  since_epoch: number;
+  /** When the forecast was last refreshed; null when never. */
+  last_seen_epoch: number | null;
+}
+
 export interface CapRaised {
   zone: string;
   previous_minutes: number;
@@ -207,6 +222,48 @@ const definitions = {
       severity: e.severity,
     }),
   } satisfies Definition<AnomalyEvent>,
+
+  cap_binding: {
+    label: 'Run cap leaves a zone short',
+    description:
+      "A zone's max_run_minutes cut its last sessions short in a row and the zone is past RAW: the value to raise it to, the same day.",
+    severity: 'warning',
+    defaults: EVERYWHERE,
+    window_s: 24 * HOUR,
+    build: (e: CapBinding, ctx) => ({
+      title: `${ctx.zoneName(e.zone)}: the run cap leaves it short`,
+      body: localizeUnits(e.description, ctx.units),
+      link: `/zones/${e.zone}`,
+      tag: `cap-binding-${e.zone}`,
+    }),
+  } satisfies Definition<CapBinding>,
+
+  forecast_absent: {
+    label: 'Running without a forecast',
+    description:
+      'No usable forecast (unreachable, too old or not configured) for 30 minutes while Raincheck decides the watering, and when it is back.',
+    severity: 'warning',
+    defaults: PUSHES,
+    window_s: HOUR,
+    build: (e: ForecastAbsence, ctx) => {
+      const back = e.state === 'back';
+      const last =
+        e.last_seen_epoch === null || e.last_seen_epoch <= 0
+          ? 'none was ever received'
+          : `the last one is ${duration(ctx.epoch - e.last_seen_epoch)} old`;
+      return {
+        title: back ? 'The forecast is back' : 'Watering without a forecast',
+        body: back
+          ? `Forecast rain counts in the decisions again (it was missing for ${duration(ctx.epoch - e.since_epoch)}).`
+          : `No usable forecast for ${duration(ctx.epoch - e.since_epoch)} (${last}): unreachable, too old or not configured. ` +
+            'Decisions use measured evidence only; forecast rain neither skips nor shortens a run until it is back.',
+        link: '/',
+        tag: 'forecast-absent',
+        key: `forecast-${e.state}`,
+        severity: back ? 'info' : 'warning',
+      };
+    },
+  } satisfies Definition<ForecastAbsence>,
 
   restart_required: {
     label: 'Restart required',

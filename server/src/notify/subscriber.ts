@@ -6,6 +6,7 @@ import type { KeyValue } from '../irrigation/dispatch/dispatcher';
 import { skipMarkers } from '../irrigation/dispatch/session-plan';
 import type { IrrigationSnapshot } from '../irrigation/snapshot-schema';
 import { noticeFor, type EventId, type NoticeContext } from './catalog';
+import { ForecastAbsenceTracker } from './forecast-absence';
 import type { Notice } from './types';
 
 /**
@@ -20,10 +21,16 @@ import type { Notice } from './types';
  * - `restart_required` turning true (not every snapshot while it stays true);
  * - a weather source going offline, and back only after it was told offline;
  * - a config save raising a zone's `max_run_minutes` above 60 and above what
- *   it was (the boot load and the first wizard write are not saves over a config).
+ *   it was (the boot load and the first wizard write are not saves over a config);
+ * - the yard deciding without a forecast for 30 minutes, and the forecast
+ *   back (forecast-absence.ts);
+ * - the `cap_binding_past_raw` anomaly goes out as its own notice, per zone
+ *   and linked to the zone, instead of the generic anomaly notice.
  */
 
 export const SKIP_NOTICE_KEY = 'notify.skip_notice_date';
+/** The anomaly type rule 6 raises (anomalies/detectors/cap-binding.ts). */
+const CAP_BINDING_ANOMALY = 'cap_binding_past_raw';
 /** `max_run_minutes` null means this (spec 2.6). */
 const DEFAULT_MAX_RUN_MINUTES = 60;
 
@@ -43,9 +50,11 @@ export class NoticeSubscriber {
   private readonly toldOffline = new Set<string>();
   private skipDateMemory: string | null = null;
   private readonly log: Logger;
+  private readonly forecast: ForecastAbsenceTracker;
 
   constructor(private readonly deps: NoticeSubscriberDeps) {
     this.log = deps.logger.child({ module: 'notify' });
+    this.forecast = new ForecastAbsenceTracker(deps.state);
   }
 
   start(): void {
@@ -69,7 +78,11 @@ export class NoticeSubscriber {
       ),
       bus.on(
         'anomaly.new',
-        this.safe((e) => this.tell('anomaly', e)),
+        this.safe((e) =>
+          e.type === CAP_BINDING_ANOMALY && e.subject
+            ? this.tell('cap_binding', { zone: e.subject, description: e.description })
+            : this.tell('anomaly', e),
+        ),
       ),
       bus.on(
         'tuning.digest',
@@ -136,6 +149,8 @@ export class NoticeSubscriber {
     }
     this.restartRequired = snapshot.restart_required;
     this.tellSkipOncePerDay(snapshot);
+    const forecast = this.forecast.observe(snapshot, epochSeconds(this.deps.clock));
+    if (forecast) this.tell('forecast_absent', forecast);
   }
 
   private tellSkipOncePerDay(snapshot: IrrigationSnapshot): void {

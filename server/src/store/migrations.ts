@@ -265,6 +265,53 @@ const RUN_RECORDS_SCHEMA = `
 `;
 
 /**
+ * Migration 9: `runs.evidence` may say `simulated` (a demo's dry-run valve,
+ * whose pretend seconds water the demo's synthetic yard). SQLite cannot change
+ * a column's CHECK in place, so the table is rebuilt the documented way
+ * (create, copy, drop, rename) with the same columns and row ids, and its
+ * indexes and run-record triggers are made again; `run_records` keeps its
+ * rows (their ids are the runs' ids).
+ */
+const RUNS_WITH_SIMULATED_EVIDENCE = `
+  CREATE TABLE runs_v9 (
+    id            INTEGER PRIMARY KEY,
+    session_id    TEXT,
+    zone          TEXT NOT NULL,
+    start_epoch   INTEGER NOT NULL,
+    duration_s    INTEGER NOT NULL,
+    skip_reason   TEXT,
+    source        TEXT NOT NULL,
+    status        TEXT NOT NULL
+                  CHECK (status IN ('intended', 'running', 'completed', 'aborted', 'skipped')),
+    controller_id TEXT,
+    applied_mm    REAL,
+    volume_gal    REAL,
+    note          TEXT,
+    cycle_index   INTEGER,
+    cycle_count   INTEGER,
+    evidence      TEXT
+                  CHECK (evidence IS NULL OR evidence IN ('observed', 'commanded', 'metered', 'simulated')),
+    mean_flow_gpm REAL
+  );
+  INSERT INTO runs_v9 (id, ${RUN_RECORD_COLUMNS.join(', ')}) SELECT id, ${RUN_RECORD_COLUMNS.join(', ')} FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_v9 RENAME TO runs;
+  CREATE INDEX runs_by_start ON runs (start_epoch);
+  CREATE INDEX runs_by_zone_start ON runs (zone, start_epoch);
+  CREATE INDEX runs_by_session ON runs (session_id) WHERE session_id IS NOT NULL;
+  CREATE INDEX runs_open ON runs (status) WHERE status IN ('intended', 'running');
+  CREATE INDEX runs_metered ON runs (zone, start_epoch) WHERE mean_flow_gpm IS NOT NULL;
+  CREATE TRIGGER run_records_on_insert AFTER INSERT ON runs
+  BEGIN
+    INSERT INTO run_records (id, json) VALUES (NEW.id, ${runRecordJson('NEW')});
+  END;
+  CREATE TRIGGER run_records_on_update AFTER UPDATE OF ${RUN_RECORD_COLUMNS.join(', ')} ON runs
+  BEGIN
+    INSERT OR REPLACE INTO run_records (id, json) VALUES (NEW.id, ${runRecordJson('NEW')});
+  END;
+`;
+
+/**
  * Ordered, append-only. A released migration is never edited: schema changes
  * ship as a new entry so every install walks the same path.
  */
@@ -353,6 +400,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: "run records: each run's JSON record kept beside it (the history bodies' rendering)",
     up: (db) => db.exec(RUN_RECORDS_SCHEMA),
+  },
+  {
+    version: 9,
+    name: 'run evidence may be simulated (the demo yard)',
+    up: (db) => db.exec(RUNS_WITH_SIMULATED_EVIDENCE),
   },
 ];
 

@@ -11,10 +11,12 @@ export type RunSource =
  * spec 2.5 lets records carry extras): `observed` = the controller's readback
  * saw the valve open that long; `metered` = observed, and a flow meter measured
  * `volume_gal`; `commanded` = what was asked of a controller that cannot
- * report (or a stretch nobody saw): planned-only evidence. Null on rows that
- * are not water (skipped, intended, running) and on legacy rows.
+ * report (or a stretch nobody saw): planned-only evidence; `simulated` = a
+ * demo's dry-run valve (`features.demo_mode`): pretend seconds that water the
+ * demo's synthetic yard and never a real one. Null on rows that are not water
+ * (skipped, intended, running) and on legacy rows.
  */
-export type RunEvidence = 'observed' | 'commanded' | 'metered';
+export type RunEvidence = 'observed' | 'commanded' | 'metered' | 'simulated';
 
 /** Spec 2.5 "Run record". Nullable fields stay null when nothing was observed. */
 export interface RunRecord {

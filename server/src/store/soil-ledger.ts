@@ -10,7 +10,7 @@ import { fromJson, toJson, type JsonValue } from './json';
  */
 
 export type RainSource = 'gauge' | 'radar' | 'model_archive' | 'none';
-export type IrrigationEvidenceKind = 'none' | 'observed' | 'commanded' | 'metered';
+export type IrrigationEvidenceKind = 'none' | 'observed' | 'commanded' | 'metered' | 'simulated';
 /** How the day's gross depth was reckoned: open seconds x rate, a meter's volume over the area, or both. */
 export type IrrigationBasisKind = 'none' | 'rate' | 'meter' | 'meter_and_rate';
 

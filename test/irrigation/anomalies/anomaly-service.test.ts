@@ -11,6 +11,7 @@ import {
 import { configSchema } from '../../../server/src/config/schema';
 import { emptyDay } from '../../../server/src/weather-record/types';
 import { tempStore } from '../../store/temp-db';
+import { ledgerRow, recordSession } from '../tuning/recorded-history';
 import { addDays, cleanEvidence, NOW, TODAY, TZ } from './evidence';
 
 /**
@@ -244,5 +245,51 @@ describe('evidence the store keeps', () => {
     expect(evidence.recordEt0.map((d) => d.et0_mm)).toEqual(Array.from({ length: 30 }, (_, i) => 37 - i));
     expect(evidence.recordEt0.at(-1)).toEqual({ date_local: addDays(TODAY, -8), et0_mm: 8 });
     expect(gatherAnomalyEvidence({ ...live, store: null }, NOW, heard).recordEt0).toEqual([]);
+  });
+
+  it('rule 6 from the store: two short sessions in a row and a ledger day past RAW announce cap_binding_past_raw once, with the zone', () => {
+    const store = stores.store();
+    const yesterday = addDays(TODAY, -1);
+    recordSession(store, { zone: 'front', date: yesterday, planned_s: 3600, needed_s: 4800, cap_min: 60 });
+    recordSession(store, { zone: 'front', date: TODAY, planned_s: 3600, needed_s: 5400, cap_min: 60 });
+    store.soilLedger.write(
+      'front',
+      [ledgerRow('front', yesterday, { raw: 12, depletion: 14.2, seconds: 3600, net: 7.1 })],
+      0,
+    );
+    const config = configSchema.parse({
+      schema_version: 2,
+      deployment: { location: { lat: 33.4, lon: -111.9 } },
+      zones: { front: { display_name: 'Front', species: 'bermuda' } },
+    });
+    const live = {
+      store,
+      config,
+      timezone: TZ,
+      sources: [],
+      forecast: null,
+      irrigation: null,
+      modelledKinds: new Set<string>(),
+    };
+    const bus = new EventBus();
+    const announced: AnomalyEvent[] = [];
+    bus.on('anomaly.new', (a) => announced.push(a));
+    const make = () =>
+      new AnomalyService({
+        bus,
+        clock: new ManualClock(NOW * 1000),
+        logger: silentLogger(),
+        gather: (now, heard) => gatherAnomalyEvidence(live, now, heard),
+        announced: store.announcements,
+      });
+    const found = make().evaluate().anomalies;
+    expect(found.map((a) => [a.type, a.subject, a.severity])).toEqual([
+      ['cap_binding_past_raw', 'front', 'warning'],
+    ]);
+    expect(found[0]?.fix).toContain('max_run_minutes to 90');
+    make().evaluate(); // a restart: not news again
+    expect(announced).toEqual([
+      expect.objectContaining({ type: 'cap_binding_past_raw', subject: 'front', severity: 'warning' }),
+    ]);
   });
 });

@@ -262,6 +262,76 @@ describe('anomaly detectors', () => {
     );
   });
 
+  describe('cap_binding_past_raw (rule 6): the cap left the zone short in a row and past RAW', () => {
+    // MP rotators in a desert summer: 60 minutes put down 7.1 mm net; the crop used more.
+    const yesterday = addDays(TODAY, -1);
+    function capped(needs: Record<string, number>, capNow: number | null = null): AnomalyEvidence {
+      const e = cleanEvidence();
+      const dates = Object.keys(needs);
+      e.sessions = dates.map((date) => ({
+        session_id: `sched-${date}-front`,
+        zone: 'front',
+        date_local: date,
+        epoch: localEpoch(date, 5),
+        model: 'soil',
+        planned_seconds: Math.min(3600, needs[date]!),
+        uncapped_seconds: needs[date]!,
+        session_capped: needs[date]! > 3600,
+        max_run_minutes: 60,
+      }));
+      e.runs = dates.map((date) => run('front', date, { duration_s: Math.min(3600, needs[date]!) }));
+      e.zoneLedgers = [
+        {
+          zone: 'front',
+          max_run_minutes: capNow,
+          days: [ledgerDay(addDays(TODAY, -2), 10.4, 0, 0), ledgerDay(yesterday, 14.2, 3600, 7.1)],
+        },
+      ];
+      return e;
+    }
+    function ledgerDay(date: string, closing: number, seconds: number, net: number) {
+      return {
+        date_local: date,
+        raw_mm: 12,
+        closing_range_mm: [closing, closing] as const,
+        irrigation_seconds: seconds,
+        irrigation_net_mm: net,
+      };
+    }
+
+    it('is told the day of the second short session, with the value to raise the cap to', () => {
+      const a = only(capped({ [yesterday]: 4800, [TODAY]: 5400 }), 'cap_binding_past_raw');
+      expect(a).toMatchObject({ severity: 'warning', subject: 'front' });
+      expect(a.fix).toBe(
+        "Raise the zone's max_run_minutes to 90 (the tuning report suggests it now; apply it from the zone page).",
+      );
+      expect(a.evidence).toEqual([
+        `${yesterday}: the day closed at 14.2 mm depletion, past RAW 12 mm`,
+        `${yesterday}: planned 60 min of 80 min needed, 2.4 mm net left out (session sched-${yesterday}-front)`,
+        `${TODAY}: planned 60 min of 90 min needed (session sched-${TODAY}-front)`,
+      ]);
+      expect(a.description).toContain(
+        'The 60 min run cap left zone front short on its last 2 watered sessions',
+      );
+    });
+
+    it('replaces the every-session anomaly for the same zone', () => {
+      const three = capped({ [addDays(TODAY, -3)]: 4000, [yesterday]: 4800, [TODAY]: 5400 });
+      expect(only(three, 'cap_binding_past_raw').subject).toBe('front');
+    });
+
+    it('stays quiet within RAW, after a session the cap did not cut, or once the cap was raised', () => {
+      const withinRaw = capped({ [yesterday]: 4800, [TODAY]: 5400 });
+      withinRaw.zoneLedgers[0]!.days = withinRaw.zoneLedgers[0]!.days.map((d) => ({
+        ...d,
+        closing_range_mm: [11, 11] as const,
+      }));
+      expect(detect(withinRaw)).toEqual([]);
+      expect(detect(capped({ [yesterday]: 4800, [TODAY]: 3000 }))).toEqual([]);
+      expect(detect(capped({ [yesterday]: 4800, [TODAY]: 5400 }, 90))).toEqual([]);
+    });
+  });
+
   it('restart_required_pending: held for six hours', () => {
     const e = cleanEvidence();
     e.irrigation = {

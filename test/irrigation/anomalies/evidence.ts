@@ -146,6 +146,7 @@ export function cleanEvidence(): AnomalyEvidence {
     restartPendingSince: null,
     flowAlarms: null,
     recordEt0: recordedClimate(40, (i) => 4 + (i % 5) * 0.6),
+    zoneLedgers: [],
   };
 }
 

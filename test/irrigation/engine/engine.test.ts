@@ -137,6 +137,31 @@ describe('soil model', () => {
     expect(sessionPlanOf(out.snapshot, 'side_strip', 'sched-x', NOW)?.uncapped_seconds).toBeGreaterThan(600);
   });
 
+  it('shows the shortfall a binding ceiling leaves, in net mm, in the zone math and the plan (rule 6)', () => {
+    const cfg = demo((raw) => {
+      const zones = raw['zones'] as Record<string, Record<string, unknown>>;
+      (zones['side_strip'] as Record<string, unknown>)['max_run_minutes'] = 10;
+    });
+    const out = computeIrrigation(input({ config: cfg }));
+    const side = zonePlan(out, 'side_strip') as unknown as {
+      uncapped_seconds: number;
+      planned_seconds: number;
+      cap_shortfall_mm: number;
+    };
+    const math = out.snapshot.zones.find((z) => z.slug === 'side_strip')?.math as Record<string, unknown>;
+    const catalog = math['catalog'] as Record<string, { value: number }>;
+    const rate = catalog['precip_rate_mm_hr']!.value;
+    const efficiency = catalog['capture_efficiency']!.value;
+    const expected = ((side.uncapped_seconds - 600) / 3600) * rate * efficiency;
+    expect(expected).toBeGreaterThan(0);
+    expect(side.cap_shortfall_mm).toBeCloseTo(expected, 2);
+    expect(math['cap_shortfall_mm']).toBe(side.cap_shortfall_mm);
+    // A zone the ceiling does not bind is short of nothing: a true 0.
+    const unbound = out.snapshot.water_plan[0]!.zones.filter((z) => !z.session_capped);
+    expect(unbound.length).toBeGreaterThan(0);
+    for (const z of unbound) expect((z as unknown as { cap_shortfall_mm: number }).cap_shortfall_mm).toBe(0);
+  });
+
   it('an unknown depletion interval straddling the trigger plans nothing', () => {
     const out = computeIrrigation(input());
     const shade = zonePlan(out, 'shade_bed');
@@ -164,32 +189,35 @@ describe('soil model', () => {
 });
 
 describe('missing rain evidence', () => {
-  it('hourly forecast gone: holds (unknown) and lists zones as planning_forecast_unavailable', () => {
+  it('hourly forecast gone: the skip check is unknown on forward rules only; a due zone past its allowance waters anyway', () => {
     const out = computeIrrigation(input({ forecast: forecast({ hourly: [] }) }));
     expect(out.snapshot.skip_check['verdict']).toBe('unknown');
     expect(out.snapshot.skip_check.planning_forecast_unavailable).toContain('front_lawn');
     const front = zonePlan(out, 'front_lawn');
-    expect(front.planned_seconds).toBe(0);
+    // Nothing has proven the zone full: it may be past its allowance, so a forward rule cannot hold it.
+    expect(front.planned_seconds).toBeGreaterThan(0);
     expect(front.water_need).toBe('due');
-    expect(front.reason).toMatch(/held/i);
+    expect(front.reason).toMatch(/the evidence cannot rule out a skip, but .* no bet on forecast rain/);
     expect(budget(out, 'front_lawn').forecast_credit_source).toBe('unavailable');
     expect(budget(out, 'front_lawn').forecast_credit_mm).toBe(0);
-    expect(out.verdict).toBe('hold');
     expect(irrigationSnapshotSchema.safeParse(out.snapshot).success).toBe(true);
   });
 
-  it('a gap later in the next 24 hours defers a due zone with forecast_unavailable', () => {
+  it('a gap later in the next 24 hours does not defer a due zone past its allowance: it waters, credit unavailable', () => {
     const gapFrom = NOW + 6 * HOUR;
     const hourly = hours(8).filter((h) => h.time_epoch < gapFrom || h.time_epoch >= gapFrom + 3 * HOUR);
     const out = computeIrrigation(input({ forecast: forecast({ hourly }) }));
     expect(out.snapshot.skip_check.planning_forecast_unavailable).toContain('front_lawn');
     const front = zonePlan(out, 'front_lawn');
-    expect(front.planned_seconds).toBe(0);
+    // Nothing has proven the root zone full: its depletion may lie past RAW, so it cannot afford to wait.
+    expect(front.reason_code).toBe('establishing_refill');
+    expect(front.reason).toMatch(/forecast rain evidence is incomplete, but .* no bet on forecast rain/);
+    expect(front.planned_seconds).toBeGreaterThan(0);
     const b = budget(out, 'front_lawn');
     expect(b.soil_due).toBe(true);
-    expect(b.soil_deferred_kind).toBe('forecast_unavailable');
+    expect(b.soil_deferred_kind).toBeNull();
     expect(b.forecast_credit_source).toBe('unavailable');
-    expect(out.snapshot.next_run_day_offset === 0 && out.snapshot.next_run_state === 'at').toBe(false);
+    expect(b.forecast_credit_mm).toBe(0);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { SoilLedgerRow } from '../../../server/src/store/soil-ledger';
 import { DateTime } from 'luxon';
 import { zoneFor } from '../../../server/src/core/tz/zone';
 import type { Store } from '../../../server/src/store/store';
@@ -132,4 +133,45 @@ export function recordDay(
     });
   }
   store.readings.insertMany(rows);
+}
+
+/** A closed soil ledger day, as far as the run-cap rule reads it. */
+export function ledgerRow(
+  zoneSlug: string,
+  date: string,
+  d: { raw: number; depletion: number; seconds: number; net: number },
+): SoilLedgerRow {
+  return {
+    zone: zoneSlug,
+    date_local: date,
+    taw_mm: 40,
+    raw_mm: d.raw,
+    et0_mm: 9,
+    et0_method: 'source_native',
+    kc: 0.8,
+    ks: 1,
+    etc_mm: 7.2,
+    rain_mm: 0,
+    rain_source: 'gauge',
+    rain_credited_mm: 0,
+    irrigation_seconds: d.seconds,
+    irrigation_gross_mm: d.net / 0.7,
+    irrigation_net_mm: d.net,
+    irrigation_evidence: d.seconds > 0 ? 'observed' : 'none',
+    irrigation_basis: d.seconds > 0 ? 'rate' : 'none',
+    drainage_mm: 0,
+    depletion_mm: d.depletion,
+    depletion_range_mm: null,
+    range_reason: null,
+    detail: {
+      range_since: null,
+      start_range_mm: [d.depletion, d.depletion],
+      after_water_range_mm: [0, 0],
+      etc_potential_mm: 7.2,
+      sun_factor: 1,
+      et0_reason: 'test',
+      et0_inputs: {},
+      anchor: null,
+    },
+  };
 }

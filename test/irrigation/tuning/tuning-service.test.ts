@@ -12,7 +12,7 @@ import { TuningError } from '../../../server/src/irrigation/tuning/tuning-error'
 import { TuningService } from '../../../server/src/irrigation/tuning/tuning-service';
 import { makeService, rejection, tempDir, useBuiltinKinds } from '../../helpers/config-fixtures';
 import { tempStore } from '../../store/temp-db';
-import { addDays, localEpoch, recordDay, recordSession, TZ } from './recorded-history';
+import { addDays, ledgerRow, localEpoch, recordDay, recordSession, TZ } from './recorded-history';
 
 /**
  * The tuning report, dismissals and apply over recorded history built in a
@@ -122,6 +122,55 @@ describe('the tuning report', () => {
     expect(front.lines[0]).toBe('Watered on 6 day(s) in the last 14 days, 3 h 0 min in all.');
     // The same evidence gives the same id.
     expect(tuning.report(14).zones[0]?.recommendation?.id).toBe(front.recommendation?.id);
+  });
+
+  it('recommends the run cap the day a second short session in a row finds the zone past RAW (rule 6)', async () => {
+    const { tuning, store } = await rig();
+    const yesterday = addDays(TODAY, -1);
+    recordSession(store, { zone: 'front', date: yesterday, planned_s: 1800, needed_s: 2700, cap_min: 30 });
+    recordSession(store, { zone: 'front', date: TODAY, planned_s: 1800, needed_s: 3000, cap_min: 30 });
+    const closing = (date: string, depletion: number, seconds: number, net: number) =>
+      ledgerRow('front', date, { raw: 12, depletion, seconds, net });
+    store.soilLedger.write(
+      'front',
+      [closing(addDays(TODAY, -2), 10.5, 0, 0), closing(yesterday, 14.2, 1800, 7.2)],
+      0,
+    );
+    const front = zone(tuning.report(14), 'front');
+    expect(front.recommendation).toMatchObject({
+      field: 'max_run_minutes',
+      current_value: 30,
+      suggested_value: 50,
+      confidence: 'medium',
+      headline:
+        'Raise the run cap to 50 min: the 30 min cap cut the last 2 sessions short and the soil ledger shows the zone past RAW.',
+      evidence: [
+        'The last 2 watered sessions in a row needed more than the 30 min cap (up to 50 min).',
+        `${yesterday}: planned 30 min of 45 min needed, 3.6 mm net left out (session sched-${yesterday}-front).`,
+        `${TODAY}: planned 30 min of 50 min needed (session sched-${TODAY}-front).`,
+        `${yesterday}: the day closed at 14.2 mm depletion, past RAW 12 mm.`,
+      ],
+    });
+    // Applied through the same path as POST /config/zones/apply: derived again inside the lock.
+    const rec = front.recommendation!;
+    await expect(
+      tuning.apply({ zone_slug: 'front', recommendation_id: rec.id, field: rec.field, value: 50 }),
+    ).resolves.toMatchObject({ applied: true, old_value: 30, new_value: 50 });
+    // Judged against the cap in force now, the same sessions no longer bind it.
+    expect(zone(tuning.report(14), 'front').recommendation).toBeNull();
+  });
+
+  it('waits for the ledger: two short sessions within RAW are not yet a recommendation', async () => {
+    const { tuning, store } = await rig();
+    const yesterday = addDays(TODAY, -1);
+    recordSession(store, { zone: 'front', date: yesterday, planned_s: 1800, needed_s: 2700, cap_min: 30 });
+    recordSession(store, { zone: 'front', date: TODAY, planned_s: 1800, needed_s: 3000, cap_min: 30 });
+    store.soilLedger.write(
+      'front',
+      [ledgerRow('front', yesterday, { raw: 12, depletion: 11.9, seconds: 1800, net: 7.1 })],
+      0,
+    );
+    expect(zone(tuning.report(14), 'front').recommendation).toBeNull();
   });
 
   it('recommends nothing from pretend water', async () => {

@@ -252,7 +252,12 @@ function Applied({ run, units }: { run: RunRecord; units: UnitSystem }) {
   if (water.kind === 'not_water') {
     return (
       <span class="muted">
-        None: {water.why === 'dry_run' ? 'dry run, no valve opened' : 'skip event, not a run'}
+        None:{' '}
+        {water.why === 'simulated'
+          ? "simulated, no valve opened (it waters the demo's synthetic yard)"
+          : water.why === 'dry_run'
+            ? 'dry run, no valve opened'
+            : 'skip event, not a run'}
       </span>
     );
   }

@@ -261,6 +261,9 @@ function LastDays({
         ? `Irrigation applied over ${applied.length} days on record: ${fmt('depth_mm', appliedSum)}.`
         : 'Run history is not available (no history database).',
       days.dryRuns > 0 ? `${days.dryRuns} dry-run run(s) were pretend water and are not counted.` : '',
+      days.simulatedRuns > 0
+        ? `${days.simulatedRuns} simulated run(s) watered the demo's synthetic yard: its soil counts them, they are no real water and not in the applied total.`
+        : '',
       rainKnown.length > 0
         ? `Rain known for ${rainKnown.length} days: ${fmt(
             'depth_mm',

@@ -1,15 +1,17 @@
 import { DateTime } from 'luxon';
 import { epochSeconds, type Clock } from '../../core/clock';
 import { zoneFor } from '../../core/tz/zone';
-import { demoWeatherAt } from '../../weather/sources/demo/demo-replay';
+import { demoDayOf, demoWeatherAt, stormShapeAt } from '../../weather/sources/demo/demo-replay';
 import { dailyFromHourly } from '../aggregate';
 import type { ForecastProvider, ForecastRequest, HourlyEntry, ProviderForecast } from '../types';
+import { demoDayCall } from './demo-forecast-calls';
 
 /**
- * The demo forecast: the same deterministic weather the demo replay source
- * reports, hour by hour, so plans, verdicts and charts agree with the live
- * snapshot and need no network. Rain probability is high in the storm hours
- * of storm days and low otherwise.
+ * The demo forecast: the demo replay's weather hour by hour, needing no
+ * network, with a realistic forecast's rain: the day's call
+ * (demo-forecast-calls.ts) sometimes misses a storm and sometimes promises
+ * one that never falls, drawn in the storm's shape (14:00-15:30). Past days
+ * are the replay's truth. Temperature, wind and humidity are the replay's.
  */
 export class DemoForecastProvider implements ForecastProvider {
   readonly kind = 'demo_replay';
@@ -27,7 +29,8 @@ export class DemoForecastProvider implements ForecastProvider {
     const from = today.minus({ days: request.pastDays }).toSeconds();
     const to = today.plus({ days: request.forecastDays }).toSeconds();
     const hourly: HourlyEntry[] = [];
-    for (let t = from; t < to; t += 3600) hourly.push(demoHour(t, request.timezone));
+    const issueDay = demoDayOf(now, request.timezone);
+    for (let t = from; t < to; t += 3600) hourly.push(demoHour(t, request.timezone, issueDay));
     return {
       provider: 'demo_replay',
       model: 'demo',
@@ -38,18 +41,19 @@ export class DemoForecastProvider implements ForecastProvider {
   }
 }
 
-function demoHour(start: number, timezone: string): HourlyEntry {
-  // The hour's rain is the mean of its four quarter-hour intensities.
-  const intensities = [0, 900, 1800, 2700].map(
-    (s) => demoWeatherAt(start + s, timezone).rain_intensity_in_hr ?? 0,
-  );
-  const precip = intensities.reduce((a, b) => a + b, 0) / intensities.length;
+function demoHour(start: number, timezone: string, issueDay: number): HourlyEntry {
+  // The hour's rain is the mean of its four quarter-hour intensities, as the day's call draws them.
+  const quarters = [0, 900, 1800, 2700].map((s) => stormShapeAt(start + s, timezone));
+  const call = demoDayCall(quarters[0]!.day, issueDay);
+  const precip = quarters.reduce((sum, q) => sum + q.intensity_in_hr * call.scale, 0) / quarters.length;
+  const inStormHours = quarters.some((q) => q.intensity_in_hr > 0);
   const middle = demoWeatherAt(start + 1800, timezone);
   return {
     time_epoch: start,
     temp_f: middle.air_temp_f ?? null,
     precip_in: Number(precip.toFixed(3)),
-    precip_probability: precip > 0 ? 80 : 5,
+    // A missed storm keeps its low chance in the storm hours; a dry call says 5 %.
+    precip_probability: precip > 0 || (inStormHours && call.kind === 'miss') ? call.probability_pct : 5,
     wind_mph: middle.wind_avg_mph ?? null,
     humidity_pct: middle.rh_pct ?? null,
     et0_in: null,

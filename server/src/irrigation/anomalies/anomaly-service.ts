@@ -131,6 +131,7 @@ export class AnomalyService implements Module {
           type: a.type,
           description: a.description,
           epoch: now,
+          subject: a.subject,
         });
       }
       this.remember(key, now);

@@ -6,6 +6,7 @@ import type { Reading } from '../../store/readings';
 import type { RunRecord } from '../../store/runs';
 import type { SessionPlan } from '../../store/session-plans';
 import type { IrrigationSnapshot } from '../snapshot-schema';
+import type { CapLedgerDay } from '../tuning/cap-short';
 
 /**
  * An anomaly (spec 4.4 `{severity, type, description}`): something in the
@@ -70,6 +71,17 @@ export interface AnomalyEvidence {
    * too), with the engine's ET0 for each. Empty without a database.
    */
   recordEt0: readonly { date_local: string; et0_mm: number }[];
+  /**
+   * Per configured zone: the run cap in force now and the soil ledger's
+   * closed days of the last two weeks. Empty without a database.
+   */
+  zoneLedgers: readonly ZoneLedgerEvidence[];
+}
+
+export interface ZoneLedgerEvidence {
+  zone: string;
+  max_run_minutes: number | null;
+  days: readonly CapLedgerDay[];
 }
 
 export function anomaly(fields: Omit<Anomaly, 'description'> & { summary: string }): Anomaly {

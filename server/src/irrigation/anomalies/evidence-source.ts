@@ -4,7 +4,8 @@ import type { ForecastSnapshot } from '../../forecast/types';
 import type { Store } from '../../store/store';
 import { MERGED_SOURCE_ID } from '../../weather/weather-service';
 import type { IrrigationSnapshot } from '../snapshot-schema';
-import type { AnomalyEvidence, ControllerFailure } from './anomaly';
+import type { AnomalyEvidence, ControllerFailure, ZoneLedgerEvidence } from './anomaly';
+import { closingRange } from '../tuning/cap-short';
 import type { FlowAlarmEvent } from '../../core/bus';
 import { CHECKED_FIELDS } from './detectors/plausibility';
 import type { Et0Method } from '../../agronomy/et0';
@@ -77,7 +78,31 @@ export function gatherAnomalyEvidence(
     restartPendingSince: heard.restartPendingSince,
     flowAlarms: heard.flowAlarms,
     recordEt0: store ? recordEt0(store, config, live.timezone, nowEpoch) : [],
+    zoneLedgers: store ? zoneLedgers(store, config, live.timezone, nowEpoch) : [],
   };
+}
+
+/** Each zone's cap now and its soil ledger's closed days of the last two weeks (rule 6, cap-short.ts). */
+function zoneLedgers(
+  store: Store,
+  config: RaincheckConfig,
+  timezone: string,
+  nowEpoch: number,
+): ZoneLedgerEvidence[] {
+  const today = localDateOf(nowEpoch, timezone);
+  const from = addLocalDays(today, -14, timezone);
+  const to = addLocalDays(today, -1, timezone);
+  return Object.entries(config.zones).map(([zone, settings]) => ({
+    zone,
+    max_run_minutes: settings.max_run_minutes ?? null,
+    days: store.soilLedger.range(zone, from, to).map((row) => ({
+      date_local: row.date_local,
+      raw_mm: row.raw_mm,
+      closing_range_mm: closingRange(row),
+      irrigation_seconds: row.irrigation_seconds,
+      irrigation_net_mm: row.irrigation_net_mm,
+    })),
+  }));
 }
 
 /**

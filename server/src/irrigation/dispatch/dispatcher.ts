@@ -20,7 +20,7 @@ import {
 import type { RunLedger } from './run-ledger';
 import { runSource, type Requester } from './sources';
 import { ValveWatchdog, watchdogGraceS } from './valve-watchdog';
-import { recordedWater, type MeteredWater } from './water-amount';
+import { pretendOf, recordedWater, type MeteredWater } from './water-amount';
 
 /**
  * The one path every valve command takes, whoever asked (manual action,
@@ -425,7 +425,13 @@ export class Dispatcher {
       ? null
       : (this.deps.meter?.measure(run.zone, run.route.controller_id, run.startEpoch, run.startEpoch + open) ??
         null);
-    const water = recordedWater(this.deps.zoneConfig(run.zone), open, evidence, metered, run.route.simulated);
+    const water = recordedWater(
+      this.deps.zoneConfig(run.zone),
+      open,
+      evidence,
+      metered,
+      pretendOf(run.route),
+    );
     if (how === 'completed') this.deps.ledger.completed(run.rowId, open, water, note);
     else this.deps.ledger.aborted(run.rowId, open, water, note ?? 'stopped early');
     run.settle(how);

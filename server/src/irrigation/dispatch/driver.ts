@@ -15,6 +15,11 @@ export interface ZoneRoute {
   station: string;
   /** A dry-run controller: its runs are pretend water. */
   simulated: boolean;
+  /**
+   * A dry-run controller in demo mode (`features.demo_mode`): its pretend runs
+   * water the demo's synthetic yard, recorded with evidence `simulated`.
+   */
+  synthetic_yard: boolean;
   /** Closes the valve itself after the requested seconds. */
   self_timed: boolean;
   /** The run arms a limit on the device itself; false = the failsafe is Raincheck alone. */

@@ -7,7 +7,7 @@ import { HEARTBEAT_KEY, type Dispatcher, type KeyValue } from './dispatcher';
 import type { ValveDriver, ZoneRoute, ZoneRunningState } from './driver';
 import type { RunObserver } from './observer';
 import type { RunLedger } from './run-ledger';
-import { recordedWater } from './water-amount';
+import { recordedWater, type Pretend } from './water-amount';
 
 /**
  * Boot: rows a crash or restart left `intended` or `running` are settled
@@ -196,10 +196,16 @@ function finish(
   evidence: 'observed' | 'commanded',
 ): void {
   const open = Math.max(0, Math.round(seconds));
-  const simulated = row.source.startsWith('dry_run');
-  const water = recordedWater(deps.zoneConfig(row.zone), open, evidence, null, simulated);
+  const water = recordedWater(deps.zoneConfig(row.zone), open, evidence, null, pretendOfRow(deps, row));
   if (how === 'completed') deps.ledger.completed(row.id, open, water, note);
   else deps.ledger.aborted(row.id, open, water, note);
+}
+
+/** A dry-run row waters the synthetic yard when its zone's route (the config in force) is the demo's. */
+function pretendOfRow(deps: ReconcileDeps, row: StoredRun): Pretend {
+  if (!row.source.startsWith('dry_run')) return 'real';
+  const routed = deps.driver.route(row.zone);
+  return routed.ok && routed.route.synthetic_yard ? 'synthetic_yard' : 'dry_run';
 }
 
 /** The last moment the service was alive and tracking runs, never before the row began. */

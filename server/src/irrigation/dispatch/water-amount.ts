@@ -2,6 +2,7 @@ import { resolvePrecipRate } from '../../agronomy/catalogs/sprinklers';
 import { depthMmOfVolume, volumeGalOfDepth } from '../../agronomy/catalogs/units';
 import type { ZoneConfig } from '../../config/schema';
 import type { RunEvidence } from '../../store/runs';
+import type { ZoneRoute } from './driver';
 
 /**
  * The depth and volume a run delivered (spec 2.5 run record `applied_mm`,
@@ -38,18 +39,32 @@ export function waterAmount(zone: ZoneConfig | undefined, openSeconds: number): 
   return { applied_mm: round(mm, 2), volume_gal: gallons === null ? null : round(gallons, 1) };
 }
 
+/** What kind of pretend a row's valve is: none (real), a dry run, or the demo's synthetic yard. */
+export type Pretend = 'real' | 'dry_run' | 'synthetic_yard';
+
+export function pretendOf(route: Pick<ZoneRoute, 'simulated' | 'synthetic_yard'>): Pretend {
+  if (!route.simulated) return 'real';
+  return route.synthetic_yard ? 'synthetic_yard' : 'dry_run';
+}
+
 /**
- * The row's water from its evidence: pretend water (dry run) has none; a
- * meter's reading makes it `metered`; otherwise the rate-based amounts.
+ * The row's water from its evidence: pretend water has no amounts (spec:
+ * dry-run records are not applied water), its evidence `commanded` on a dry
+ * run and `simulated` on the demo's synthetic yard, whose soil ledger reckons
+ * its depth from the open seconds; a meter's reading makes a real row
+ * `metered`; otherwise the rate-based amounts.
  */
 export function recordedWater(
   zone: ZoneConfig | undefined,
   openSeconds: number,
-  evidence: Exclude<RunEvidence, 'metered'>,
+  evidence: Exclude<RunEvidence, 'metered' | 'simulated'>,
   metered: MeteredWater | null,
-  simulated = false,
+  pretend: Pretend = 'real',
 ): RecordedWater {
-  if (simulated) return { applied_mm: null, volume_gal: null, evidence: 'commanded', mean_flow_gpm: null };
+  if (pretend !== 'real') {
+    const kind = pretend === 'synthetic_yard' ? 'simulated' : 'commanded';
+    return { applied_mm: null, volume_gal: null, evidence: kind, mean_flow_gpm: null };
+  }
   const byRate = waterAmount(zone, openSeconds);
   if (!metered) return { ...byRate, evidence, mean_flow_gpm: null };
   const area = zone?.area_sqft;

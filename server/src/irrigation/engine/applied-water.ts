@@ -48,18 +48,22 @@ export interface ZoneLedger {
   ignored_rows: { dry_run: number; skip_marker: number; not_completed: number; other: number };
 }
 
-/** `areaSqft` (the zone's `area_sqft`) lets a meter's volume set the depth (irrigation-evidence.ts). */
+/**
+ * `areaSqft` (the zone's `area_sqft`) lets a meter's volume set the depth; `syntheticYard` (demo mode)
+ * lets the demo's simulated rows water its yard (irrigation-evidence.ts).
+ */
 export function zoneLedger(
   zone: string,
   runs: readonly LedgerRow[],
   cal: LocalCalendar,
   areaSqft: number | null = null,
+  syntheticYard = false,
 ): ZoneLedger {
   const mine = runs.filter((r) => r.zone === zone);
   const ignored = { dry_run: 0, skip_marker: 0, not_completed: 0, other: 0 };
   const raw: Interval[] = [];
   for (const r of mine) {
-    const part = runContribution(r);
+    const part = runContribution(r, syntheticYard);
     if (part) raw.push([part.start, part.end]);
     else if (r.source.startsWith('dry_run')) ignored.dry_run += 1;
     else if (r.source === 'smart_morning' || r.skip_reason !== null) ignored.skip_marker += 1;
@@ -67,7 +71,7 @@ export function zoneLedger(
     else ignored.other += 1;
   }
   const intervals = unionIntervals(raw);
-  const irrigation = dailyIrrigation(zone, mine, cal, areaSqft);
+  const irrigation = dailyIrrigation(zone, mine, cal, areaSqft, syntheticYard);
   const seconds = new Map([...irrigation].map(([date, day]) => [date, day.seconds]));
   return {
     seconds_by_date: seconds,

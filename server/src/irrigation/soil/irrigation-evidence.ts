@@ -13,12 +13,19 @@ import type { LocalCalendar } from '../skip/local-days';
  *   number of seconds. `dry_run` rows are pretend water, `smart_morning`
  *   rows are skip markers; `intended`, `running`, `aborted` and `skipped`
  *   rows are not delivered water.
+ * - The one exception is the demo's synthetic yard (`features.demo_mode`):
+ *   there a completed `dry_run` row with evidence `simulated` (what a demo's
+ *   dry-run valve records) waters the yard, so the demo's soil and decisions
+ *   follow its pretend runs. Callers pass `syntheticYard` from the config in
+ *   force: outside demo mode the same rows count as nothing, and a dry-run
+ *   controller's rows (evidence `commanded`) never count anywhere.
  * - The contribution is the valve-open interval [start, start + duration).
  *   Callers union intervals per zone: a manual run appears twice (request row
  *   and observed hardware row), and summing would double-count.
  * - The evidence kind says how the seconds are known: `metered` (a flow meter),
  *   `observed` (the controller reported the valve open), `commanded` (only the
- *   command is known, e.g. a fire-and-forget controller). A row that does not
+ *   command is known, e.g. a fire-and-forget controller), `simulated` (the
+ *   demo's pretend seconds, never a real yard's water). A row that does not
  *   say counts as `observed`, what the run ledger records today. The ledger
  *   keeps the weakest kind of each day's water, so a day watered only on the
  *   word of a command says so.
@@ -39,7 +46,7 @@ import type { LocalCalendar } from '../skip/local-days';
  * days in proportion to its seconds in each.
  */
 
-export type IrrigationEvidence = 'metered' | 'observed' | 'commanded';
+export type IrrigationEvidence = 'metered' | 'observed' | 'commanded' | 'simulated';
 
 /** The run-record fields the soil reads; `evidence` and `volume_gal` are optional (older rows). */
 export type EvidenceRow = Pick<
@@ -56,12 +63,21 @@ export interface RunContribution {
 }
 
 const WATERING_SOURCE = /^(?:ha_refresher|manual(?::\S+)?)$/;
-const EVIDENCE_RANK: Record<IrrigationEvidence, number> = { commanded: 1, observed: 2, metered: 3 };
+const SIMULATED_SOURCE = /^dry_run(?::\S+)?$/;
+const EVIDENCE_RANK: Record<IrrigationEvidence, number> = {
+  simulated: 0,
+  commanded: 1,
+  observed: 2,
+  metered: 3,
+};
 
-export function runContribution(run: EvidenceRow): RunContribution | null {
-  if (run.status !== 'completed' || run.skip_reason !== null || !WATERING_SOURCE.test(run.source))
-    return null;
+/** `syntheticYard`: the config in force is the demo's (`features.demo_mode`), whose simulated rows water it. */
+export function runContribution(run: EvidenceRow, syntheticYard = false): RunContribution | null {
+  if (run.status !== 'completed' || run.skip_reason !== null) return null;
   if (!Number.isFinite(run.duration_s) || run.duration_s <= 0) return null;
+  const simulated = run.evidence === 'simulated';
+  if (simulated ? !syntheticYard || !SIMULATED_SOURCE.test(run.source) : !WATERING_SOURCE.test(run.source))
+    return null;
   const evidence = evidenceOf(run);
   const volume = run.volume_gal;
   return {
@@ -77,7 +93,7 @@ export function runContribution(run: EvidenceRow): RunContribution | null {
 
 function evidenceOf(run: EvidenceRow): IrrigationEvidence {
   const e = run.evidence;
-  return e === 'metered' || e === 'commanded' || e === 'observed' ? e : 'observed';
+  return e === 'metered' || e === 'commanded' || e === 'observed' || e === 'simulated' ? e : 'observed';
 }
 
 export function weakerEvidence(a: IrrigationEvidence, b: IrrigationEvidence): IrrigationEvidence {
@@ -114,16 +130,18 @@ export function depthBasis(day: DayIrrigation | undefined): IrrigationBasisKind 
  * local midnights, the depth basis of each stretch, and the weakest evidence
  * kind of the runs that day. `areaSqft` (the zone's `area_sqft`) turns a
  * meter's volume into depth; without it every stretch is reckoned by rate.
+ * `syntheticYard`: see `runContribution`.
  */
 export function dailyIrrigation(
   zone: string,
   runs: readonly EvidenceRow[],
   cal: Pick<LocalCalendar, 'dateOf' | 'dayEnd'>,
   areaSqft: number | null = null,
+  syntheticYard = false,
 ): Map<string, DayIrrigation> {
   const parts = runs
     .filter((r) => r.zone === zone)
-    .map(runContribution)
+    .map((r) => runContribution(r, syntheticYard))
     .filter((c): c is RunContribution => c !== null);
   const out = new Map<string, DayIrrigation>();
   for (const cluster of clustersOf(parts)) {

@@ -203,7 +203,8 @@ export class SoilLedgerService implements Module {
     for (let d = from; d <= to; d = cal.addDays(d, 1)) dates.push(d);
     const weather = new Map(this.deps.record.days(from, to).map((w) => [w.date_local, w]));
     const runs = store.runs.listWindow(cal.dayStart(from), cal.dayEnd(to), zone.slug);
-    const irrigation = dailyIrrigation(zone.slug, runs, cal, zone.config.area_sqft ?? null);
+    const demoYard = applied.config.features.demo_mode;
+    const irrigation = dailyIrrigation(zone.slug, runs, cal, zone.config.area_sqft ?? null, demoYard);
     const declarations = latestByDate([
       ...store.soilStates.range(zone.slug, from, to),
       ...this.probeStates(zone, cal, dates),
@@ -308,5 +309,8 @@ function paramsSignature(zone: CompleteZone, applied: AppliedConfig): string {
     applied.config.engine.et0_method,
     location.lat,
     location.elevation_m ?? null,
+    // The demo's simulated water counts only under a demo config: a switch either way replays the
+    // ledger (only demo configs add the entry, so a real install's signature is unchanged).
+    ...(applied.config.features.demo_mode ? ['demo_yard'] : []),
   ]);
 }

@@ -9,6 +9,7 @@ import { DAYS_RULES } from '../history/query';
 import { DAY_S } from '../history/window';
 import { addLocalDays, localDateOf } from '../schedule/local-date';
 import { et0OfRecord } from '../soil/et0-of-day';
+import { closingRange } from './cap-short';
 import type {
   MeteredRun,
   SoilLedgerDay,
@@ -132,6 +133,7 @@ function ledgerDay(row: SoilLedgerRow): SoilLedgerDay {
     irrigation_seconds: row.irrigation_seconds,
     irrigation_net_mm: row.irrigation_net_mm,
     start_range_mm: row.detail.start_range_mm,
+    closing_range_mm: closingRange(row),
     probe_depletion_mm: anchor?.source === 'probe' ? anchor.depletion_mm : null,
   };
 }

@@ -58,6 +58,8 @@ export interface SoilLedgerDay {
   irrigation_net_mm: number;
   /** The depletion the day started from; exact when both ends meet. */
   start_range_mm: readonly [number, number];
+  /** The depletion the day closed at; exact when both ends meet. */
+  closing_range_mm: readonly [number, number];
   /** A calibrated probe's start-of-day depletion (mm, through the zone's calibration) when one set the day's start. */
   probe_depletion_mm: number | null;
 }

@@ -18,6 +18,8 @@ export interface RunRecord {
   note: string | null;
   cycle_index: number | null;
   cycle_count: number | null;
+  /** Extra: how the seconds are known (`observed`, `metered`, `commanded`, `simulated`); absent on old rows. */
+  evidence?: string | null;
 }
 
 export interface DecisionZone {
@@ -148,17 +150,19 @@ export function sortChanges(changes: readonly VerdictChange[]): VerdictChange[] 
 
 export type AppliedWater =
   | { kind: 'amount'; mm: number | null; gal: number | null }
-  | { kind: 'not_water'; why: 'dry_run' | 'skip' }
+  | { kind: 'not_water'; why: 'dry_run' | 'simulated' | 'skip' }
   | { kind: 'unknown'; why: string };
 
 /**
  * What a run row says about water that reached the zone (spec 2.5): dry-run
  * rows are pretend water and skip rows are markers, so neither is applied
- * water; a missing measurement is unknown, never 0.
+ * water; a missing measurement is unknown, never 0. A demo's dry-run row
+ * (evidence `simulated`) is no real water either, but it watered the demo's
+ * synthetic yard, and says so.
  */
 export function appliedWater(run: RunRecord): AppliedWater {
   if (run.source === 'dry_run' || run.source.startsWith('dry_run:'))
-    return { kind: 'not_water', why: 'dry_run' };
+    return { kind: 'not_water', why: run.evidence === 'simulated' ? 'simulated' : 'dry_run' };
   if (run.skip_reason !== null || run.source === 'smart_morning' || run.status === 'skipped')
     return { kind: 'not_water', why: 'skip' };
   if (run.applied_mm === null && run.volume_gal === null) {

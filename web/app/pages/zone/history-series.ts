@@ -100,6 +100,8 @@ export interface ZoneDays {
   appliedMm: (number | null)[];
   /** Dry-run rows in the window (pretend water, not counted). */
   dryRuns: number;
+  /** The demo's completed dry-run rows (evidence `simulated`): they water its synthetic yard, no real one. */
+  simulatedRuns: number;
   /** Days with a known depletion or range, with known rain. */
   depletionDays: number;
   rainDays: number;
@@ -131,11 +133,8 @@ export function buildZoneDays(
     depletionHighMm: [],
     rainMm: [],
     appliedMm: [],
-    dryRuns: history
-      ? history.runs.filter(
-          (r) => r.zone === zone && (r.source ?? '').startsWith('dry_run') && r.skip_reason === null,
-        ).length
-      : 0,
+    dryRuns: pretendRows(history, zone).filter((r) => !isSimulated(r)).length,
+    simulatedRuns: pretendRows(history, zone).filter(isSimulated).length,
     depletionDays: 0,
     rainDays: 0,
   };
@@ -157,6 +156,17 @@ export function buildZoneDays(
   return out;
 }
 
+function pretendRows(history: HistoryWindow | null, zone: string): RunRecord[] {
+  return (history?.runs ?? []).filter(
+    (r) => r.zone === zone && (r.source ?? '').startsWith('dry_run') && r.skip_reason === null,
+  );
+}
+
+/** A demo's completed pretend run: simulated water of its synthetic yard. */
+function isSimulated(run: RunRecord): boolean {
+  return run.evidence === 'simulated' && run.status === 'completed';
+}
+
 const SOURCE_LABELS: Record<string, string> = {
   manual: 'Manual',
   ha_refresher: 'Schedule / observed',
@@ -175,7 +185,8 @@ export function runSourceLabel(source: string | undefined): string {
 /** What a run record says about applied water: a depth, or why there is none. */
 export function appliedLabel(run: RunRecord, depth: (mm: number) => string): string | null {
   if (run.skip_reason !== null || run.status === 'skipped') return 'none (skipped)';
-  if ((run.source ?? '').startsWith('dry_run')) return 'none (dry run)';
+  if ((run.source ?? '').startsWith('dry_run'))
+    return run.evidence === 'simulated' ? 'none: simulated (demo yard)' : 'none (dry run)';
   if (run.status === 'intended') return 'none (not started)';
   if (run.applied_mm === null || run.applied_mm === undefined) return null;
   return depth(run.applied_mm);

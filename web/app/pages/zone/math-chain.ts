@@ -93,6 +93,7 @@ export function buildMathChain(zone: Zone, snapshot: IrrigationSnapshot, fmt: Fo
   const uncapped = finite(plan?.uncapped_seconds);
   const capMinutes = finite(inputs.max_run_minutes);
   const capBinding = math?.cap_binding ?? plan?.session_capped ?? false;
+  const shortfall = finite(math?.cap_shortfall_mm);
   const cycles = math?.cycles_s ?? [];
   const cycleCount = math?.cycle_count ?? cycles.length;
   const soak = finite(math?.soak_s);
@@ -235,7 +236,9 @@ export function buildMathChain(zone: Zone, snapshot: IrrigationSnapshot, fmt: Fo
     'cap',
     'Per-run cap',
     capMinutes === null ? null : `${capMinutes} min`,
-    capBinding ? 'binding: the cap set today’s minutes' : 'not binding',
+    capBinding
+      ? `binding: the cap set today’s minutes${shortfall !== null && shortfall > 0 ? `, leaving ${depth(shortfall)} out` : ''}`
+      : 'not binding',
   );
   add(
     'cycles',

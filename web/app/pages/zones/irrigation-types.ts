@@ -9,6 +9,8 @@ export interface ZoneMath {
   bucket_mm: number | null;
   kc: number;
   cap_binding: boolean;
+  /** Net mm the per-run cap leaves out of the next session (0 when it does not bind; null without a rate). */
+  cap_shortfall_mm?: number | null;
   depletion_range_mm?: [number, number] | null;
   taw_mm?: number | null;
   raw_mm?: number | null;
@@ -246,6 +248,8 @@ export interface RunRecord {
   note?: string | null;
   cycle_index?: number | null;
   cycle_count?: number | null;
+  /** Extra: `observed`, `metered`, `commanded` or `simulated` (a demo's pretend water); absent on old rows. */
+  evidence?: string | null;
 }
 
 export interface DailyDecision {

@@ -1,5 +1,5 @@
 import type { Detector } from '../anomaly';
-import { capBindingEverySession } from './cap-binding';
+import { capBindingEverySession, capBindingPastRaw } from './cap-binding';
 import { controllerErrors } from './controller-errors';
 import { et0OutOfClimate } from './et0-out-of-climate';
 import { flowAlarm } from './flow-alarm';
@@ -24,6 +24,7 @@ export const DETECTORS: readonly Detector[] = [
   et0OutOfClimate,
   controllerErrors,
   zoneDueNotWatered,
+  capBindingPastRaw,
   capBindingEverySession,
   restartPending,
 ];

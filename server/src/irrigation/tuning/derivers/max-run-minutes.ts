@@ -1,4 +1,5 @@
 import type { ZoneEvidence } from '../evidence';
+import { capLeftShort, pastRawLine, shortSessionLine, type CapShortfall } from '../cap-short';
 import { numberBand } from '../fields';
 import type { Confidence, Deriver, Derivation } from '../recommendation';
 import {
@@ -20,6 +21,12 @@ import {
  * least MIN_BOUND and at least half were bound, the suggestion is the
  * largest need, rounded up to 5 minutes and kept within the band: every
  * recorded session would then have refilled what it set out to.
+ *
+ * Rule 6 (cap-short.ts) comes first and does not wait for that: when the
+ * cap cut the zone's last sessions short in a row and the soil ledger shows
+ * the zone past RAW since, the same suggestion derives at once, with the
+ * ledger's days as evidence (confidence `medium`: two sessions, but the
+ * ledger says the crop is already stressed).
  */
 
 export const MIN_SESSIONS = 3;
@@ -31,6 +38,8 @@ export const maxRunMinutesDeriver: Deriver = {
   derive(evidence: ZoneEvidence): Derivation {
     const sessions = wateredSessions(evidence.sessions, evidence.runs);
     const days = evidence.window.days;
+    const short = capLeftShort(sessions, evidence.zone.max_run_minutes, evidence.soilLedger ?? []);
+    if (short?.suggested_minutes) return leftShort(short, short.suggested_minutes, evidence);
     if (sessions.length < MIN_SESSIONS) {
       return {
         outcome: 'insufficient',
@@ -74,6 +83,31 @@ export const maxRunMinutesDeriver: Deriver = {
     };
   },
 };
+
+function leftShort(short: CapShortfall, suggested: number, evidence: ZoneEvidence): Derivation {
+  const cap = `${short.cap_minutes} min`;
+  const n = short.sessions.length;
+  const latest = short.past_raw.at(-1)!;
+  return {
+    outcome: 'suggest',
+    line: `Run cap: the ${cap} cap cut the last ${n} watered sessions short and the zone closed ${latest.date_local} past RAW.`,
+    suggestion: {
+      field: 'max_run_minutes',
+      current_value: evidence.zone.max_run_minutes ?? null,
+      suggested_value: suggested,
+      companion_fields: [],
+      headline:
+        `Raise the run cap to ${suggested} min: the ${cap} cap cut the last ${n} sessions short ` +
+        `and the soil ledger shows the zone past RAW.`,
+      evidence: [
+        `The last ${n} watered sessions in a row needed more than the ${cap} cap (up to ${minutes(short.need_seconds)}).`,
+        ...short.sessions.slice(-EVIDENCE_LINES).map((s) => `${shortSessionLine(s)}.`),
+        ...short.past_raw.slice(-EVIDENCE_LINES).map((d) => `${pastRawLine(d)}.`),
+      ],
+      confidence: 'medium',
+    },
+  };
+}
 
 function sessionLine(s: WateredSession): string {
   const p = s.plan;

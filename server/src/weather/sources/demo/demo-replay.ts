@@ -76,6 +76,21 @@ export function isStormDay(day: number): boolean {
   return STORM_CYCLE_DAYS.has(((day % CYCLE_DAYS) + CYCLE_DAYS) % CYCLE_DAYS);
 }
 
+/**
+ * The storm's shape at an instant, whether or not the day has a storm: the
+ * local day's number and the intensity (in/h) a storm would have then. The
+ * demo forecast draws its calls, right or wrong, in this shape.
+ */
+export function stormShapeAt(epoch: number, timezone: string): { day: number; intensity_in_hr: number } {
+  const { hour, dayOrdinal } = localTime(epoch, timezone);
+  return { day: dayOrdinal, intensity_in_hr: stormIntensity(hour) };
+}
+
+/** The local calendar day number (days since 1970-01-01) of an instant. */
+export function demoDayOf(epoch: number, timezone: string): number {
+  return localTime(epoch, timezone).dayOrdinal;
+}
+
 /** Storm rain intensity (in/h) at local hour h: a half-sine over the storm. */
 function stormIntensity(hour: number): number {
   const t = hour - STORM_START_H;
