@@ -208,6 +208,21 @@ function gunzipText(bundle: Buffer): string {
   return (require('node:zlib') as typeof import('node:zlib')).gunzipSync(bundle).toString('latin1');
 }
 
+describe('GET /backup leaves nothing behind', () => {
+  it('no temp copy of the database, nor its -wal or -shm, stays in the data directory after the download or the shutdown', async () => {
+    const booted = await boot({ configToml: CONFIG });
+    seed(db(booted));
+    const temps = () => fs.readdirSync(booted.dataDir).filter((name) => name.includes('.tmp-'));
+    await download(booted);
+    await download(booted);
+    // The temp copy is removed when the stream closes, a moment after the last byte.
+    for (let i = 0; i < 100 && temps().length > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(temps()).toEqual([]);
+    await booted.service.stop();
+    expect(temps()).toEqual([]);
+  });
+});
+
 describe('backup and restore', () => {
   it('a backup taken during a write storm restores into a fresh instance with identical history, config, accounts and controls', async () => {
     const source = await boot({ configToml: CONFIG });
