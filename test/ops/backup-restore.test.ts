@@ -340,6 +340,26 @@ describe('backup and restore', () => {
   });
 });
 
+describe('POST /backup/restore takes its one file under any field name', () => {
+  it('a single file part named "bundle" restores; two file parts are refused with 400 invalid_body', async () => {
+    const target = await boot({ configToml: CONFIG });
+    const next = CONFIG.replace('Backup yard', 'Renamed field yard');
+    const res = await request(target.service.server)
+      .post('/api/v1/backup/restore?dry_run=1')
+      .attach('bundle', Buffer.from(next), 'config.toml');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ kind: 'config', config: { changes: ['$.deployment.display_name'] } });
+
+    const before = fingerprint(target.dataDir);
+    const two = await request(target.service.server)
+      .post('/api/v1/backup/restore')
+      .attach('bundle', Buffer.from(next), 'config.toml')
+      .attach('other', Buffer.from(next), 'config2.toml');
+    expect({ status: two.status, code: two.body.code }).toEqual({ status: 400, code: 'invalid_body' });
+    expect(fingerprint(target.dataDir)).toEqual(before);
+  });
+});
+
 describe('refused uploads change nothing', () => {
   async function refusedWith(
     booted: BootedService,
