@@ -92,6 +92,7 @@ import { registerWithConfigValidator as registerControllerKinds } from './contro
 import { Dispatcher } from './irrigation/dispatch/dispatcher';
 import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
+import { RunLogReconciler } from './irrigation/dispatch/run-log-reconcile';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
 import { FlowMonitor } from './irrigation/flow/flow-monitor';
@@ -353,6 +354,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     meter: flow,
     activeRun: (zone) => dispatcher.activeRuns().get(zone),
   });
+  // Finished rows are cut to what a controller's own run log holds (OpenSprinkler /jl).
+  new RunLogReconciler({ driver: controllers, ledger, zoneConfig, logger, bus }).start();
   await flow.start();
   await flowMeters.start();
   await controllers.start();
