@@ -93,6 +93,7 @@ import { Dispatcher } from './irrigation/dispatch/dispatcher';
 import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
 import { RunLogReconciler } from './irrigation/dispatch/run-log-reconcile';
+import { UpdateChecker, type UpdateCheckerDeps } from './ops/updates/update-checker';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
 import { FlowMonitor } from './irrigation/flow/flow-monitor';
@@ -530,6 +531,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   bus.on('auth.revoked', () => sse.revalidate());
   const policy = authPolicy(config, auth, env);
   const authenticator = new RequestAuthenticator(auth, policy);
+  const updates = startUpdateCheck({
+    clock,
+    logger,
+    bus,
+    fetch: options.fetch ?? fetch,
+    settings: () => config.current?.config.updates ?? null,
+    state: store?.controls ?? null,
+  });
   const deps: HttpDeps = {
     env,
     clock,
@@ -567,6 +576,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ha: ha.http,
     notify,
     ...(options.restoreLimits ? { restoreLimits: options.restoreLimits } : {}),
+    updates,
   };
   const app = createApp(
     logger,
@@ -575,7 +585,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       infoRoutes(deps),
       healthRoutes(deps),
       metricsRoutes(deps),
-      updatesRoutes(),
+      updatesRoutes(deps),
       locationRoutes(deps),
       configRoutes(deps),
       configSourceRoutes(deps),
@@ -686,6 +696,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await ha.stop();
       await haLink?.stop();
       await metricsFeed.stop();
+      updates.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
       store?.close();
@@ -704,6 +715,13 @@ function settleMemoryAfterBoot(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   // A few full collections in a row also let V8 shrink the heap it committed while booting.
   if (gc) setTimeout(() => [1, 2, 3, 4].forEach(() => gc()), 2000).unref();
+}
+
+/** The opt-in release check (GET /updates): it fetches nothing unless the config enables it. */
+function startUpdateCheck(deps: UpdateCheckerDeps): UpdateChecker {
+  const checker = new UpdateChecker(deps);
+  checker.start();
+  return checker;
 }
 
 /**
