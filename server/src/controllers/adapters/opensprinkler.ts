@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import type { Logger } from '../../core/logger';
 import { authFailed, unreachable, unsupported, type ControllerError } from '../errors';
@@ -125,21 +126,25 @@ export function parseHost(raw: string): HostParts | null {
   return { protocol: url.protocol, hostname: url.hostname, port: written ? Number(written[1]) : null };
 }
 
-const configSchema = z.looseObject({
-  host: z
-    .string()
-    .min(1)
-    .refine((host) => parseHost(host) !== null, 'expected a host name or address, optionally with :port'),
-  port: z.number().int().min(1).max(65535).default(80),
-  /** MD5 of the device password; sent lower-cased (the firmware compares lower-case hex). */
-  password_md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'expected an MD5 hex digest'),
-  poll_interval_s: z.number().int().min(2).max(3600).default(10),
-  timeout_s: z.number().min(1).max(60).default(10),
-  concurrent_zones: z.boolean().default(false),
-  zone_map: z.record(z.string(), z.string()).optional(),
-  /** The unit the device's flow pulse rate was calibrated in; absent = no flow readings. */
-  flow_pulse_unit: z.enum(['gal', 'l']).optional(),
-});
+// Built on first use (core/zod-lazy.ts): a boot from the validated-config cache loads no zod.
+const configSchema = lazySchema((z) =>
+  z.looseObject({
+    host: z
+      .string()
+      .min(1)
+      .refine((host) => parseHost(host) !== null, 'expected a host name or address, optionally with :port'),
+    port: z.number().int().min(1).max(65535).default(80),
+    /** MD5 of the device password; sent lower-cased (the firmware compares lower-case hex). */
+    password_md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'expected an MD5 hex digest'),
+    poll_interval_s: z.number().int().min(2).max(3600).default(10),
+    timeout_s: z.number().min(1).max(60).default(10),
+    concurrent_zones: z.boolean().default(false),
+    zone_map: z.record(z.string(), z.string()).optional(),
+    /** The unit the device's flow pulse rate was calibrated in; absent = no flow readings. */
+    flow_pulse_unit: z.enum(['gal', 'l']).optional(),
+  }),
+);
+
 export type OpenSprinklerConfig = z.output<typeof configSchema>;
 
 type Json = Record<string, unknown>;
