@@ -260,6 +260,29 @@ describe('UpdateChecker', () => {
   });
 });
 
+describe('UpdateChecker, a changed releases_url', () => {
+  it("reports nothing of the old feed's answer and checks the new feed a minute later", async () => {
+    const oldFeed = await feed(() => release('v3.0.0'));
+    const newFeed = await feed(() => release('v1.4.1'));
+    const clock = new ManualClock(T0_MS);
+    let url = `${oldFeed.baseUrl}/latest`;
+    const on = checker(clock, () => ({ check_enabled: true, releases_url: url }));
+    await on.tick();
+    clock.advance(FIRST_CHECK_DELAY_S * 1000);
+    await on.tick();
+    expect(on.status()).toMatchObject({ latest: '3.0.0', update_available: true });
+
+    url = `${newFeed.baseUrl}/latest`;
+    expect(on.status()).toMatchObject({ latest: null, update_available: false, checked_at_epoch: null });
+    await on.tick();
+    expect(newFeed.requests).toHaveLength(0);
+    clock.advance(FIRST_CHECK_DELAY_S * 1000);
+    await on.tick();
+    expect(newFeed.requests).toHaveLength(1);
+    expect(on.status()).toMatchObject({ latest: '1.4.1', update_available: true });
+  });
+});
+
 describe('GET /updates and the manifest update entity, through the service', () => {
   const { boot } = serviceTracker();
   const base = (extra: string) => `schema_version = 2

@@ -112,7 +112,7 @@ export class UpdateChecker {
         latest: null,
         update_available: false,
         release_url: null,
-        checked_at_epoch: settings?.check_enabled ? (state?.checked_at_epoch ?? null) : null,
+        checked_at_epoch: null,
         check_enabled: settings?.check_enabled ?? false,
       };
     }
