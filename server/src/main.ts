@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { registerBuiltinKinds } from './config/builtin-kinds';
 import { ConfigService } from './config/config-service';
 import { EnvError, parseEnv, type RuntimeEnv } from './config/env';
-import { authSchema } from './config/schema';
+import { authSchema, DEFAULT_RELEASES_URL, type RaincheckConfig } from './config/schema';
 import { EventBus } from './core/bus';
 import { systemClock, type Clock } from './core/clock';
 import { once } from './core/zod-lazy';
@@ -93,7 +93,7 @@ import { Dispatcher } from './irrigation/dispatch/dispatcher';
 import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
 import { RunLogReconciler } from './irrigation/dispatch/run-log-reconcile';
-import { UpdateChecker, type UpdateCheckerDeps } from './ops/updates/update-checker';
+import { UpdateChecker, type UpdateCheckerDeps, type UpdateSettings } from './ops/updates/update-checker';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
 import { FlowMonitor } from './irrigation/flow/flow-monitor';
@@ -536,7 +536,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     logger,
     bus,
     fetch: options.fetch ?? fetch,
-    settings: () => config.current?.config.updates ?? null,
+    settings: () => updateSettings(config.current?.config.updates),
     state: store?.controls ?? null,
   });
   const deps: HttpDeps = {
@@ -715,6 +715,12 @@ function settleMemoryAfterBoot(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   // A few full collections in a row also let V8 shrink the heap it committed while booting.
   if (gc) setTimeout(() => [1, 2, 3, 4].forEach(() => gc()), 2000).unref();
+}
+
+/** `[updates]` with the default feed filled in; null when the section is absent (the check is off). */
+function updateSettings(section: RaincheckConfig['updates']): UpdateSettings | null {
+  if (!section) return null;
+  return { check_enabled: section.check_enabled, releases_url: section.releases_url ?? DEFAULT_RELEASES_URL };
 }
 
 /** The opt-in release check (GET /updates): it fetches nothing unless the config enables it. */

@@ -98,10 +98,11 @@ function buildSchemas(z: ZodNamespace) {
   /** Opt-in release check (ops/updates, docs/configuration.md): nothing is fetched unless enabled. */
   const updatesSchema = z.strictObject({
     check_enabled: z.boolean().default(false),
+    /** Absent or null: the project's GitHub releases (DEFAULT_RELEASES_URL). */
     releases_url: z
       .string()
       .regex(/^https?:\/\/\S+$/, 'expected an http(s) URL')
-      .default(DEFAULT_RELEASES_URL),
+      .nullish(),
   });
 
   const sourceSchema = z.strictObject({
