@@ -180,6 +180,7 @@ function measure(report) {
     report('demo, restarted on its data, VmRSS', `${line(demo.restarted)}, ${ratio(demo.restarted)}`);
     report('demo, first start, idle VmRSS', `${line(demo.firstStart)}, ${ratio(demo.firstStart)}`);
     report('demo, first start, peak (VmHWM)', mb(demo.firstStart.VmHWM));
+    report('informational: installed config, restart, peak (VmHWM)', mb(installed.VmHWM));
     report(
       'installed config (8 zones, 2 sources, OpenSprinkler, MQTT, ntfy + email), restart VmRSS',
       `${line(installed)}, ${ratio(installed)}`,
