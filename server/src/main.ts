@@ -13,6 +13,7 @@ import { MdnsAdvertiser } from './lan/mdns-advertiser';
 import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
+import { httpFetch } from './core/http-fetch';
 import { timedFetch } from './core/timed-fetch';
 import { MetricsFeed } from './ops/metrics-feed';
 import {
@@ -249,7 +250,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     kinds: sourceKinds,
     modelledKinds: MODELLED_KINDS,
     demo: env.demo,
-    fetch: options.fetch,
+    fetch: options.fetch ?? httpFetch,
     fetchFor: timed('weather'),
   });
   await weather.start();
@@ -268,7 +269,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     cachePath: join(env.dataDir, FORECAST_CACHE_FILE),
     demo: env.demo,
     factory: createForecastFactory({
-      fetch: options.fetch ?? fetch,
+      fetch: options.fetch ?? httpFetch,
       clock,
       userAgent: `raincheck/${SERVICE_VERSION} (${REPOSITORY})`,
       fetchFor: timed('forecast'),
@@ -309,7 +310,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     logger,
     config: () => config.current,
     kinds: controllerKinds,
-    fetch: options.fetch ?? fetch,
+    fetch: options.fetch ?? httpFetch,
     ha: () => haLink,
     forceDryRun: env.demo || env.dryRun,
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
