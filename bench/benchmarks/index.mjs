@@ -34,7 +34,7 @@ import tempestUdpIngest from './tempest-udp-ingest.mjs';
  */
 export default [
   coldStart,
-  idleRss,
+  ...idleRss,
   infoThroughput,
   ...snapshotThroughput,
   authThroughput,

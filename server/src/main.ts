@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { registerBuiltinKinds } from './config/builtin-kinds';
 import { ConfigService } from './config/config-service';
 import { EnvError, parseEnv, type RuntimeEnv } from './config/env';
-import { authSchema } from './config/schema';
+import { authSchema, DEFAULT_RELEASES_URL, type RaincheckConfig } from './config/schema';
 import { EventBus } from './core/bus';
 import { systemClock, type Clock } from './core/clock';
 import { once } from './core/zod-lazy';
@@ -14,6 +14,7 @@ import { supervisorDiscoveryFrom } from './ha/supervisor-discovery';
 import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
+import { httpFetch } from './core/http-fetch';
 import { timedFetch } from './core/timed-fetch';
 import { MetricsFeed } from './ops/metrics-feed';
 import {
@@ -95,6 +96,8 @@ import { registerWithConfigValidator as registerControllerKinds } from './contro
 import { Dispatcher } from './irrigation/dispatch/dispatcher';
 import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
+import { RunLogReconciler } from './irrigation/dispatch/run-log-reconcile';
+import { UpdateChecker, type UpdateCheckerDeps, type UpdateSettings } from './ops/updates/update-checker';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
 import { FlowMonitor } from './irrigation/flow/flow-monitor';
@@ -250,7 +253,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     kinds: sourceKinds,
     modelledKinds: MODELLED_KINDS,
     demo: env.demo,
-    fetch: options.fetch,
+    fetch: options.fetch ?? httpFetch,
     fetchFor: timed('weather'),
   });
   await weather.start();
@@ -269,7 +272,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     cachePath: join(env.dataDir, FORECAST_CACHE_FILE),
     demo: env.demo,
     factory: createForecastFactory({
-      fetch: options.fetch ?? fetch,
+      fetch: options.fetch ?? httpFetch,
       clock,
       userAgent: `raincheck/${SERVICE_VERSION} (${REPOSITORY})`,
       fetchFor: timed('forecast'),
@@ -310,7 +313,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     logger,
     config: () => config.current,
     kinds: controllerKinds,
-    fetch: options.fetch ?? fetch,
+    fetch: options.fetch ?? httpFetch,
     ha: () => haLink,
     forceDryRun: env.demo || env.dryRun,
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
@@ -356,6 +359,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     meter: flow,
     activeRun: (zone) => dispatcher.activeRuns().get(zone),
   });
+  // Finished rows are cut to what a controller's own run log holds (OpenSprinkler /jl).
+  new RunLogReconciler({ driver: controllers, ledger, zoneConfig, logger, bus }).start();
   await flow.start();
   await flowMeters.start();
   await controllers.start();
@@ -533,6 +538,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   bus.on('auth.revoked', () => sse.revalidate());
   const policy = authPolicy(config, auth, env);
   const authenticator = new RequestAuthenticator(auth, policy);
+  const updates = startUpdateCheck({
+    clock,
+    logger,
+    bus,
+    fetch: options.fetch ?? fetch,
+    settings: () => updateSettings(config.current?.config.updates),
+    state: store?.controls ?? null,
+  });
   const deps: HttpDeps = {
     env,
     clock,
@@ -570,6 +583,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ha: ha.http,
     notify,
     ...(options.restoreLimits ? { restoreLimits: options.restoreLimits } : {}),
+    updates,
   };
   const app = createApp(
     logger,
@@ -578,7 +592,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       infoRoutes(deps),
       healthRoutes(deps),
       metricsRoutes(deps),
-      updatesRoutes(),
+      updatesRoutes(deps),
       locationRoutes(deps),
       configRoutes(deps),
       configSourceRoutes(deps),
@@ -697,6 +711,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await ha.stop();
       await haLink?.stop();
       await metricsFeed.stop();
+      updates.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
       store?.close();
@@ -715,6 +730,19 @@ function settleMemoryAfterBoot(): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   // A few full collections in a row also let V8 shrink the heap it committed while booting.
   if (gc) setTimeout(() => [1, 2, 3, 4].forEach(() => gc()), 2000).unref();
+}
+
+/** `[updates]` with the default feed filled in; null when the section is absent (the check is off). */
+function updateSettings(section: RaincheckConfig['updates']): UpdateSettings | null {
+  if (!section) return null;
+  return { check_enabled: section.check_enabled, releases_url: section.releases_url ?? DEFAULT_RELEASES_URL };
+}
+
+/** The opt-in release check (GET /updates): it fetches nothing unless the config enables it. */
+function startUpdateCheck(deps: UpdateCheckerDeps): UpdateChecker {
+  const checker = new UpdateChecker(deps);
+  checker.start();
+  return checker;
 }
 
 /**

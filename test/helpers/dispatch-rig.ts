@@ -9,6 +9,7 @@ import { Dispatcher, type RunMeter } from '../../server/src/irrigation/dispatch/
 import { FlowMonitor } from '../../server/src/irrigation/flow/flow-monitor';
 import type { ZoneRoute } from '../../server/src/irrigation/dispatch/driver';
 import { RunObserver } from '../../server/src/irrigation/dispatch/observer';
+import { RunLogReconciler } from '../../server/src/irrigation/dispatch/run-log-reconcile';
 import { RunLedger } from '../../server/src/irrigation/dispatch/run-ledger';
 import { isWateringEvidence, unionIntervals } from '../../server/src/irrigation/engine/applied-water';
 import type { StoredRun } from '../../server/src/store/runs';
@@ -42,10 +43,12 @@ export interface DispatchRig {
   dispatcher: Dispatcher;
   observer: RunObserver;
   ledger: RunLedger;
+  /** Cuts finished rows to the controller's own run log, as main.ts wires it; `settled()` awaits its reads. */
+  runLog: RunLogReconciler;
   flow: FlowMonitor | null;
   /** Sets the clock to T0 + `seconds`. */
   at(seconds: number): void;
-  /** Reads the zone's controller now (awaiting any read in flight) and does what is due. */
+  /** Reads the zone's controller now (awaiting any read in flight), does what is due and awaits the log checks. */
   read(zone: string): Promise<void>;
   route(zone: string): ZoneRoute;
   rows(zone?: string): StoredRun[];
@@ -134,6 +137,8 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     meter,
     activeRun: (zone) => dispatcher?.activeRuns().get(zone),
   });
+  const runLog = new RunLogReconciler({ driver: manager, ledger, zoneConfig, logger, bus });
+  runLog.start();
   observer.start();
   dispatcher.start();
   await flow?.start();
@@ -153,11 +158,13 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     dispatcher,
     observer,
     ledger,
+    runLog,
     flow,
     at: (seconds) => clock.set(RIG_T0_MS + seconds * 1000),
     read: async (zone) => {
       await manager.readZone(route(zone));
       dispatcher?.tick();
+      await runLog.settled();
     },
     route,
     rows,
@@ -169,6 +176,7 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
       ).reduce((sum, [a, b]) => sum + (b - a), 0),
     events: <K extends BusEventName>(name: K) => (seen.get(name) ?? []) as BusEvents[K][],
     stop: async () => {
+      await runLog.settled();
       await meters?.stop();
       await flow?.stop();
       observer.stop();

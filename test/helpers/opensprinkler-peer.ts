@@ -35,6 +35,13 @@ import { json, LoopbackPeer, type PeerReply, type SeenRequest } from './loopback
  *   scaled by the window, as the firmware's real-time flow count is.
  * - Device times (`devt`, `lupt`, `ps` start, `lrun` end) are local time
  *   (UTC + the `tz` option), as on the device.
+ * - Log (`/jl`): a station that had started and closes (its time ran out, `/cm
+ *   en=0`, `/cv rsn`) writes `[pid, sid, seconds open, end (local)]` while the
+ *   `lg` option is 1, as the firmware's turn_off_station does; a reboot
+ *   writes nothing for the runs it cut. `/jl?start=&end=` (device local epochs)
+ *   answers every station row of the whole days `start / 86400` through
+ *   `end / 86400`; `hist=n` the last n days; a missing start or end is result
+ *   16, start after end or more than 365 days 17.
  *
  * Faults: `fault = 'hang' | 'http500'`, and `close()` takes it off the network.
  */
@@ -208,6 +215,8 @@ export class OpenSprinklerPeer {
   flowClicksPerSecond: Record<number, number> = {};
   readonly style: FirmwareStyle;
   private queue: QueueEntry[] = [];
+  /** The device's log: `[pid, sid, seconds, end (local)]` rows, oldest first. */
+  readonly log: [number, number, number, number][] = [];
   private rebootAt: number | null = null;
   private readonly clock: Clock;
   private readonly passwordMd5: string;
@@ -311,6 +320,8 @@ export class OpenSprinklerPeer {
         return { run: () => json(200, this.status()) };
       case '/jp':
         return { run: () => json(200, this.device.programs) };
+      case '/jl':
+        return { run: (q) => this.logRows(q) };
       case '/cm':
         return { run: (q) => this.result(this.manualRun(q)) };
       case '/cv':
@@ -402,10 +413,37 @@ export class OpenSprinklerPeer {
     return RESULT.ok;
   }
 
-  /** `lrun`: [sid, pid, seconds open, end (local)], for non-master stations that had started. */
+  /** `lrun`: [sid, pid, seconds open, end (local)], and the log row, for non-master stations that had started. */
   private recordLastRun(entry: QueueEntry, end: number): void {
     if (this.isMaster(entry.sid)) return;
     this.device.settings.lrun = [entry.sid, entry.pid, end - entry.start, this.local(end)];
+    if (this.device.options.lg === 1)
+      this.log.push([entry.pid, entry.sid, end - entry.start, this.local(end)]);
+  }
+
+  /** `/jl`: the station rows of whole (local) days, by `start`/`end` or `hist`. */
+  private logRows(query: URLSearchParams): PeerReply {
+    let first: number;
+    let last: number;
+    const hist = query.get('hist');
+    if (hist !== null) {
+      const days = atoi(hist);
+      if (days < 0 || days > 365) return this.result(RESULT.outOfRange);
+      last = Math.floor(this.local(this.now()) / 86400);
+      first = last - days;
+    } else {
+      const start = query.get('start');
+      const end = query.get('end');
+      if (start === null || end === null) return this.result(RESULT.dataMissing);
+      first = Math.floor(atoi(start) / 86400);
+      last = Math.floor(atoi(end) / 86400);
+      if (first > last || last - first > 365) return this.result(RESULT.outOfRange);
+    }
+    const rows = this.log.filter(([, , , end]) => {
+      const day = Math.floor(end / 86400);
+      return day >= first && day <= last;
+    });
+    return json(200, rows);
   }
 
   /** `/cv`: rsn / rrsn reset stations, en toggles operation, rbt reboots; others are accepted. */

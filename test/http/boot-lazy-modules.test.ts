@@ -4,7 +4,9 @@ import { serviceTracker } from '../helpers/service';
  * An idle demo does not load what it does not use (bench idle-rss,
  * docs/architecture.md "Speed and memory"): the weather source kinds other
  * than the demo replay (and the gateway sweep's Tempest parser), the forecast
- * providers and the notification channels load on first use. Each guarded
+ * providers and the notification channels load on first use; so do zod, the
+ * MQTT client, the mail and web-push libraries, the advisor, the radar and
+ * the controller kinds other than dry-run (issue 27). Each guarded
  * module counts its loads here; the demo boots and serves reads without any,
  * and the first use still finds the module.
  */
@@ -59,6 +61,24 @@ jest.mock('../../server/src/notify/channels/slack', () =>
 );
 jest.mock('../../server/src/notify/channels/email', () =>
   mockCounted('email', '../../server/src/notify/channels/email'),
+);
+
+// Issue 27's examples: libraries and domains an idle demo has no use for.
+jest.mock('mqtt', () => mockCounted('mqtt', 'mqtt'));
+jest.mock('nodemailer', () => mockCounted('nodemailer', 'nodemailer'));
+jest.mock('web-push', () => mockCounted('web-push', 'web-push'));
+jest.mock('zod', () => mockCounted('zod', 'zod'));
+jest.mock('../../server/src/advisor/advisor', () =>
+  mockCounted('advisor', '../../server/src/advisor/advisor'),
+);
+jest.mock('../../server/src/radar/radar-service', () =>
+  mockCounted('radar', '../../server/src/radar/radar-service'),
+);
+jest.mock('../../server/src/controllers/adapters/opensprinkler', () =>
+  mockCounted('opensprinkler kind', '../../server/src/controllers/adapters/opensprinkler'),
+);
+jest.mock('../../server/src/controllers/adapters/rachio', () =>
+  mockCounted('rachio kind', '../../server/src/controllers/adapters/rachio'),
 );
 
 const { boot } = serviceTracker();

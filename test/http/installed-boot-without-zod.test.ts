@@ -5,6 +5,8 @@ import { toToml } from '../../server/src/config/toml';
 import { VALIDATED_CACHE_FILE } from '../../server/src/config/validated-cache';
 import type * as ServiceHelpers from '../helpers/service';
 import { makeDataDir, serviceTracker } from '../helpers/service';
+import { OPENDOOR_MD5, OpenSprinklerPeer } from '../helpers/opensprinkler-peer';
+import { systemClock } from '../../server/src/core/clock';
 
 /**
  * An installed service restarting on the config file it validated before
@@ -20,6 +22,27 @@ jest.mock('zod', () => {
   mockZodLoads += 1;
   return jest.requireActual('zod');
 });
+
+/** Modules an idle install does not use (issue 27): each counts its loads. */
+const mockIdleLoads: string[] = [];
+function mockCounted(name: string, path: string): unknown {
+  mockIdleLoads.push(name);
+  return jest.requireActual(path);
+}
+jest.mock('nodemailer', () => mockCounted('nodemailer', 'nodemailer'));
+jest.mock('web-push', () => mockCounted('web-push', 'web-push'));
+jest.mock('../../server/src/advisor/advisor', () =>
+  mockCounted('advisor', '../../server/src/advisor/advisor'),
+);
+jest.mock('../../server/src/radar/radar-service', () =>
+  mockCounted('radar', '../../server/src/radar/radar-service'),
+);
+jest.mock('../../server/src/controllers/adapters/rachio', () =>
+  mockCounted('rachio kind', '../../server/src/controllers/adapters/rachio'),
+);
+jest.mock('../../server/src/controllers/adapters/mqtt-command', () =>
+  mockCounted('mqtt_command kind', '../../server/src/controllers/adapters/mqtt-command'),
+);
 
 const { boot } = serviceTracker();
 
@@ -68,4 +91,60 @@ it('a restart on the unchanged config boots and serves reads without zod', async
   expect(service.config.health.status).toBe('ok');
   expect(service.weather.sourceHealth().map((s) => s.id)).toEqual(expect.arrayContaining(['yard', 'model']));
   expect(mockZodLoads).toBe(0);
+});
+
+/**
+ * The bench's realistic install (idle-rss-installed): an OpenSprinkler (its
+ * kind's schema is built on first use, core/zod-lazy.ts), two notification
+ * channels and an MQTT broker. Restarted on the validated file it serves
+ * reads without zod, the mail library, web push, the advisor, the radar or
+ * the schemas of controller kinds it does not use.
+ */
+it('a realistic install restarts without zod or the modules it does not use', async () => {
+  const peer = await new OpenSprinklerPeer({ clock: systemClock }).start();
+  const config: JsonObject = {
+    ...INSTALLED,
+    controllers: [
+      {
+        id: 'os',
+        kind: 'opensprinkler',
+        default: true,
+        enabled: true,
+        config: { host: peer.host, password_md5: OPENDOOR_MD5, poll_interval_s: 3600, timeout_s: 1 },
+      },
+    ],
+    zones: {
+      front_lawn: { ...((INSTALLED.zones as JsonObject).front_lawn as JsonObject), controller_id: 'os' },
+      back_beds: { ...((INSTALLED.zones as JsonObject).back_beds as JsonObject), controller_id: 'os' },
+    },
+    notifications: {
+      ntfy: { base_url: 'http://127.0.0.1:9', topic: 'raincheck-idle' },
+      email: {
+        smtp_host: '127.0.0.1',
+        smtp_port: 9,
+        from_address: 'raincheck@example.org',
+        to_address: 'owner@example.org',
+      },
+    },
+  };
+  try {
+    const dataDir = makeDataDir();
+    await jest.isolateModulesAsync(async () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { bootService } = require('../helpers/service') as typeof ServiceHelpers;
+      const first = await bootService({ dataDir, configToml: toToml(config), serviceOptions: BUILD });
+      await first.service.stop();
+    });
+    mockZodLoads = 0;
+    mockIdleLoads.length = 0;
+    const { port, service } = await boot({ dataDir, serviceOptions: BUILD });
+    for (const p of ['/api/v1/health', '/api/v1/info', '/api/v1/config', '/api/v1/irrigation/snapshot']) {
+      expect([p, (await fetch(`http://127.0.0.1:${port}${p}`)).status]).toEqual([p, 200]);
+    }
+    expect(service.config.current?.config.controllers.map((c) => c.kind)).toEqual(['opensprinkler']);
+    expect(mockZodLoads).toBe(0);
+    expect(mockIdleLoads).toEqual([]);
+  } finally {
+    await peer.close();
+  }
 });

@@ -208,6 +208,21 @@ function gunzipText(bundle: Buffer): string {
   return (require('node:zlib') as typeof import('node:zlib')).gunzipSync(bundle).toString('latin1');
 }
 
+describe('GET /backup leaves nothing behind', () => {
+  it('no temp copy of the database, nor its -wal or -shm, stays in the data directory after the download or the shutdown', async () => {
+    const booted = await boot({ configToml: CONFIG });
+    seed(db(booted));
+    const temps = () => fs.readdirSync(booted.dataDir).filter((name) => name.includes('.tmp-'));
+    await download(booted);
+    await download(booted);
+    // The temp copy is removed when the stream closes, a moment after the last byte.
+    for (let i = 0; i < 100 && temps().length > 0; i += 1) await new Promise((r) => setTimeout(r, 20));
+    expect(temps()).toEqual([]);
+    await booted.service.stop();
+    expect(temps()).toEqual([]);
+  });
+});
+
 describe('backup and restore', () => {
   it('a backup taken during a write storm restores into a fresh instance with identical history, config, accounts and controls', async () => {
     const source = await boot({ configToml: CONFIG });
@@ -322,6 +337,26 @@ describe('backup and restore', () => {
     expect(res.body.config.changes).toEqual(['$.sources.owm.config.api_key']);
     expect(JSON.stringify(res.body)).not.toContain('tok-new-secret-55');
     expect(JSON.stringify(res.body)).not.toContain(SECRET);
+  });
+});
+
+describe('POST /backup/restore takes its one file under any field name', () => {
+  it('a single file part named "bundle" restores; two file parts are refused with 400 invalid_body', async () => {
+    const target = await boot({ configToml: CONFIG });
+    const next = CONFIG.replace('Backup yard', 'Renamed field yard');
+    const res = await request(target.service.server)
+      .post('/api/v1/backup/restore?dry_run=1')
+      .attach('bundle', Buffer.from(next), 'config.toml');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ kind: 'config', config: { changes: ['$.deployment.display_name'] } });
+
+    const before = fingerprint(target.dataDir);
+    const two = await request(target.service.server)
+      .post('/api/v1/backup/restore')
+      .attach('bundle', Buffer.from(next), 'config.toml')
+      .attach('other', Buffer.from(next), 'config2.toml');
+    expect({ status: two.status, code: two.body.code }).toEqual({ status: 400, code: 'invalid_body' });
+    expect(fingerprint(target.dataDir)).toEqual(before);
   });
 });
 

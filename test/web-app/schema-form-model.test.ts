@@ -96,6 +96,7 @@ describe('describeSchema on the served config schema', () => {
       notifications: 'object',
       engine: 'object',
       auth: 'object',
+      updates: 'object',
     });
     expect(root.properties.find((p) => p.key === 'schema_version')?.required).toBe(true);
     expect(root.properties.find((p) => p.key === 'llm')?.required).toBe(false);

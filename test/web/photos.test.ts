@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { PHOTO_MAX_BYTES } from '../../server/src/photos/upload';
@@ -192,5 +193,95 @@ describe('GET /site/photos/{name}', () => {
     expect(withSession.status).toBe(200);
     const expired = await request(base).get(url).set('Cookie', `service_session=${owner.expiredSession}`);
     expect(expired.status).toBe(401);
+  });
+});
+
+/** What the client had sent when the answer came, and the answer's status and code. */
+interface EarlyAnswer {
+  sentBytes: number;
+  status: number | null;
+  code: string | null;
+}
+
+const HUNDRED_MB = 100 * 1024 * 1024;
+
+/**
+ * Sends a head, then up to 100 MB of body in 64 KB pieces (as fast as the
+ * socket takes them), and stops at the first byte of an answer.
+ */
+function sendHuge(port: number, head: string, piece: (chunk: Buffer) => Buffer): Promise<EarlyAnswer> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let sentBytes = 0;
+    let answer = '';
+    let answered = false;
+    let settled = false;
+    let patience: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(patience);
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+      const code = /"code":"([a-z_]+)"/.exec(answer);
+      socket.destroy();
+      resolve({ sentBytes, status: status ? Number(status[1]) : null, code: code ? code[1]! : null });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      answered = true;
+      answer += chunk.toString('latin1');
+      if (/\r\n\r\n[\s\S]*"code"/.test(answer)) finish();
+    });
+    socket.on('close', () => (answered ? finish() : undefined));
+    socket.on('error', (err) =>
+      answered ? finish() : reject(new Error(`${err.message} after ${sentBytes} bytes`)),
+    );
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const pump = () => {
+      while (!answered && sentBytes < HUNDRED_MB) {
+        sentBytes += chunk.length;
+        if (!socket.write(piece(chunk))) return void socket.once('drain', pump);
+      }
+      // All 100 MB went out without an answer: give the service a moment, then report what it said.
+      if (!answered) patience = setTimeout(finish, 3000);
+    };
+    socket.once('connect', () => {
+      socket.write(head);
+      pump();
+    });
+  });
+}
+
+describe('POST /zones/photo refuses a huge body while it is still arriving', () => {
+  const BOUNDARY = 'rc-boundary-7f3a';
+  const fileHead =
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n` +
+    'Content-Type: image/png\r\n\r\n';
+  const requestHead = (framing: string) =>
+    `POST ${UPLOAD} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+    `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n${framing}\r\n`;
+  const chunked = (bytes: Buffer) =>
+    Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
+  /** 10 MB of limit, plus what the two sockets' buffers hold on loopback. */
+  const REFUSED_BY = 24 * 1024 * 1024;
+
+  it.each([
+    ['a 100 MB file with a declared length', 'plain'],
+    ['a 100 MB chunked file', 'chunked'],
+    ['a chunked body of 100 MB of multipart preamble', 'preamble'],
+  ])('%s: 413 photo_too_large long before the 100 MB are sent', async (_what, kind) => {
+    const { port, dataDir } = await boot();
+    let head: string;
+    let piece = (bytes: Buffer) => bytes;
+    if (kind === 'plain') {
+      head = requestHead(`Content-Length: ${fileHead.length + HUNDRED_MB}\r\n`) + fileHead;
+    } else {
+      head = requestHead('Transfer-Encoding: chunked\r\n');
+      piece = chunked;
+      if (kind === 'chunked') head += chunked(Buffer.from(fileHead)).toString('latin1');
+    }
+    const answer = await sendHuge(port, head, piece);
+    expect({ status: answer.status, code: answer.code }).toEqual({ status: 413, code: 'photo_too_large' });
+    expect(answer.sentBytes).toBeLessThan(REFUSED_BY);
+    expect(photoFiles(dataDir)).toEqual([]);
   });
 });

@@ -152,10 +152,10 @@ describe('POST /wizard/apply', () => {
     expect(state.body).toMatchObject({ config_present: false, draft_present: true });
   });
 
-  it('answers 409 draft_absent without a draft', async () => {
+  it('answers 422 draft_absent without a draft (spec 4.6: 422 on failure)', async () => {
     const booted = await services.boot();
     const res = await request(booted.service.server).post(`${API}/apply`);
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(422);
     expect(res.body.code).toBe('draft_absent');
   });
 });

@@ -54,6 +54,8 @@ export const FLOW_METER_KINDS = ['controller', 'ha_sensor', 'mqtt', 'source'] as
 export const FLOW_RATE_UNITS = ['gal/min', 'gal/h', 'L/min', 'L/h', 'm3/h'] as const;
 export const FLOW_TOTAL_UNITS = ['gal', 'L', 'm3'] as const;
 export const LLM_PROVIDERS = ['auto', 'ollama', 'llamacpp', 'openai_compat'] as const;
+/** The releases the opt-in update check reads (GitHub releases API, newest non-draft, non-pre-release). */
+export const DEFAULT_RELEASES_URL = 'https://api.github.com/repos/raincheck/raincheck/releases/latest';
 
 /** Zone keys become MQTT topics, HA entity ids and history keys: keep them tame. */
 export const ZONE_SLUG_PATTERN = /^[a-z0-9][a-z0-9_]{0,63}$/;
@@ -91,6 +93,16 @@ function buildSchemas(z: ZodNamespace) {
     enable_push: z.boolean().default(true),
     nerd_mode_default: z.boolean().default(false),
     telemetry: z.boolean().default(false),
+  });
+
+  /** Opt-in release check (ops/updates, docs/configuration.md): nothing is fetched unless enabled. */
+  const updatesSchema = z.strictObject({
+    check_enabled: z.boolean().default(false),
+    /** Absent or null: the project's GitHub releases (DEFAULT_RELEASES_URL). */
+    releases_url: z
+      .string()
+      .regex(/^https?:\/\/\S+$/, 'expected an http(s) URL')
+      .nullish(),
   });
 
   const sourceSchema = z.strictObject({
@@ -354,6 +366,7 @@ function buildSchemas(z: ZodNamespace) {
     notifications: notificationsSchema.default({}),
     engine: engineSchema.default(engineSchema.parse({})),
     auth: authSchema.default(authSchema.parse({})),
+    updates: updatesSchema.optional(),
   });
 
   return {
@@ -361,6 +374,7 @@ function buildSchemas(z: ZodNamespace) {
     locationSchema,
     deploymentSchema,
     featuresSchema,
+    updatesSchema,
     sourceSchema,
     controllerSchema,
     zoneSchema,
@@ -380,6 +394,7 @@ export const flowMeterSchema = lazySchema(() => schemas().flowMeterSchema);
 export const locationSchema = lazySchema(() => schemas().locationSchema);
 export const deploymentSchema = lazySchema(() => schemas().deploymentSchema);
 export const featuresSchema = lazySchema(() => schemas().featuresSchema);
+export const updatesSchema = lazySchema(() => schemas().updatesSchema);
 export const sourceSchema = lazySchema(() => schemas().sourceSchema);
 export const controllerSchema = lazySchema(() => schemas().controllerSchema);
 export const zoneSchema = lazySchema(() => schemas().zoneSchema);

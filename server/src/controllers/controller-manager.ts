@@ -8,6 +8,7 @@ import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
 import type { ValidationEntry } from '../config/validate';
 import type {
+  LoggedInterval,
   RouteResult,
   StopAllResult,
   StopScope,
@@ -277,6 +278,13 @@ export class ControllerManager implements Module, ValveDriver {
     await this.read(entry);
     const state = this.stateOf(entry, route.station);
     return state.running_known ? state : null;
+  }
+
+  async runLog(route: ZoneRoute, fromEpoch: number, toEpoch: number): Promise<LoggedInterval[] | null> {
+    const entry = this.entries.get(route.controller_id);
+    if (!entry?.adapter.readRunLog || entry.simulated) return null;
+    const rows = await entry.adapter.readRunLog(route.station, fromEpoch, toEpoch);
+    return rows?.map(({ seconds, end_epoch }) => ({ seconds, end_epoch })) ?? null;
   }
 
   /** A station's state from the last reading; unknown after a failed one (its epoch kept). */

@@ -96,6 +96,20 @@ export interface ControllerAdapter {
   readStatus(): Promise<ControllerStatus>;
   /** Throws ControllerError (`controller_unsupported` without zone scan). */
   scanZones(): Promise<ScannedZone[]>;
+  /**
+   * The controller's own log of `station`'s runs that ended between the two
+   * epochs (UTC seconds), for kinds that keep one (OpenSprinkler `/jl`); null
+   * when its logging is switched off. Absent on kinds without a log.
+   * Throws ControllerError.
+   */
+  readRunLog?(station: string, fromEpoch: number, toEpoch: number): Promise<LoggedRun[] | null>;
+}
+
+/** One run in a controller's own log: the valve was open `seconds`, closing at `end_epoch` (UTC). */
+export interface LoggedRun {
+  station: string;
+  seconds: number;
+  end_epoch: number;
 }
 
 /** A station this controller drives, for adapters that subscribe or map by zone. */

@@ -75,6 +75,8 @@ export interface HttpDeps {
   ha?: HttpHaDeps;
   /** POST /backup/restore size limits (tests shrink them; ops/restore/restore-service.ts has the defaults). */
   restoreLimits?: { maxUploadBytes: number; maxUnpackedBytes: number };
+  /** GET /updates and the manifest's `update` entity: the opt-in release check (absent: never checks). */
+  updates?: { status(): import('../ops/updates/update-checker').UpdatesStatus };
 }
 
 /** What routes read of Home Assistant: the link (null when not configured) and its location facts. */

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { lingerOnClose } from './lingering-close';
 import { hasBody } from './request-body';
 import { isStorageFull } from '../core/storage-full';
 
@@ -44,10 +45,15 @@ export function errorBody(request: FastifyRequest, error: ApiError): Record<stri
  * A refused request whose body is still arriving (a 401 before the body, a
  * 413, a 415, a 503 from the body cap) closes its connection after the answer
  * instead of reading the rest: node would otherwise drain the body to reuse
- * the socket, and a slow one would hold it as long as the sender likes.
+ * the socket, and a slow one would hold it as long as the sender likes. The
+ * close lingers briefly so the answer is read before the socket goes
+ * (lingering-close.ts).
  */
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
-  if (hasBody(request) && !request.raw.complete && !reply.sent) reply.header('Connection', 'close');
+  if (hasBody(request) && !request.raw.complete && !reply.sent) {
+    reply.header('Connection', 'close');
+    lingerOnClose(request.raw.socket);
+  }
   return reply.status(error.status).send(errorBody(request, error));
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger';
 import { ApiError, badRequest } from '../http/errors';
-import { isMultipartRequest, multipartParts } from '../http/multipart';
+import { isMultipartRequest, MultipartBodyTooLarge, multipartParts } from '../http/multipart';
 import { ACCEPTED_EXTENSIONS, declaredSvg, sniffPhoto } from './sniff';
 import { PhotoStore } from './store';
 
@@ -32,7 +32,7 @@ function unsupported(detail: string): ApiError {
 function mapUploadError(err: unknown): unknown {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: unknown }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+  if (code === 'FST_REQ_FILE_TOO_LARGE' || err instanceof MultipartBodyTooLarge) {
     return new ApiError(
       413,
       'photo_too_large',

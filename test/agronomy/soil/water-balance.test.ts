@@ -4,21 +4,18 @@ import { SPRINKLER_CATALOG } from '../../../server/src/agronomy/catalogs/sprinkl
 import { sunFactor } from '../../../server/src/agronomy/catalogs/sun';
 import {
   MIN_CYCLE_SECONDS,
-  bucketStep,
   cycleSoak,
-  isDue,
   netIrrigationMm,
   plannedSeconds,
   readilyAvailableWaterMm,
-  replayBucket,
   resolveRainCap,
   sessionDays,
   sessionSpacingDays,
   totalAvailableWaterMm,
   weeklyBudget,
   zoneWaterCapacity,
-  type BucketDay,
 } from '../../../server/src/agronomy/soil/water-balance';
+import * as waterBalance from '../../../server/src/agronomy/soil/water-balance';
 
 describe('TAW and RAW', () => {
   it('computes TAW = (FC - WP) x root depth and RAW = MAD x TAW by hand', () => {
@@ -86,196 +83,19 @@ describe('rain credit cap', () => {
   });
 });
 
-describe('daily depletion bucket', () => {
-  // Zone: ornamental shrubs on sandy loam, full sun, catalog defaults.
-  //   AW = (0.23 - 0.11) x 1000 = 120 mm/m; root 300 mm -> TAW = 36 mm; MAD 0.50 -> RAW = 18 mm.
-  //   Kc = 0.5 every month (WUCOLS moderate), sun factor 1.0 -> ETc = 0.5 x ET0.
-  //   No rain_credit_cap_in -> the per-day cap is TAW = 36 mm, flagged inferred.
-  const zone = zoneWaterCapacity({ species: 'ornamental_shrubs', soil_texture: 'sandy_loam' });
-  const taw = zone?.taw_mm as number;
-  const raw = zone?.raw_mm as number;
-  const kc = monthlyKc('ornamental_shrubs', 7, 38);
-  const sun = sunFactor('full');
-  const day = (et0: number | null, rain: number | null = 0, irr: number | null = 0): BucketDay => ({
-    et0_mm: et0,
-    rain_mm: rain,
-    net_irrigation_mm: irr,
-    kc,
-    sun_factor: sun,
+describe('one soil-water step', () => {
+  it('the zone constants of the hand-computed seasons (root-zone-day.test.ts) come from here', () => {
+    // Ornamental shrubs on sandy loam, full sun: AW = 120 mm/m, root 300 mm -> TAW 36 mm; MAD 0.50 -> RAW 18 mm.
+    const zone = zoneWaterCapacity({ species: 'ornamental_shrubs', soil_texture: 'sandy_loam' });
+    expect(zone).toMatchObject({ taw_mm: 36, raw_mm: 18 });
+    expect(monthlyKc('ornamental_shrubs', 7, 38)).toBe(0.5);
+    expect(sunFactor('full')).toBe(1);
   });
 
-  it('has the hand-computed zone constants', () => {
-    expect(taw).toBe(36);
-    expect(raw).toBe(18);
-    expect(kc).toBe(0.5);
-  });
-
-  it('replays a scripted 30-day season to the hand-computed depletion', () => {
-    // Dr_i = clamp(Dr_i-1 - min(rain, 36) - irrigation + 0.5 x ET0, 0, 36), starting at field capacity (0).
-    const season: BucketDay[] = [
-      day(6), //           d1:  0 + 3 = 3
-      day(6), //           d2:  6
-      day(6), //           d3:  9
-      day(6), //           d4:  12
-      day(6), //           d5:  15
-      day(6), //           d6:  18  -> reaches RAW 18: due
-      day(6, 0, 18), //    d7:  18 - 18 + 3 = 3
-      day(4), //           d8:  3 + 2 = 5
-      day(4), //           d9:  7
-      day(4), //           d10: 9
-      day(4, 20), //       d11: 9 - 20 + 2 = -9 -> 0 (9 mm drains past the roots)
-      day(5), //           d12: 2.5
-      day(5), //           d13: 5
-      day(5), //           d14: 7.5
-      day(5), //           d15: 10
-      day(5), //           d16: 12.5
-      day(5, 5), //        d17: 12.5 - 5 + 2.5 = 10
-      day(6), //           d18: 13
-      day(6), //           d19: 16
-      day(6), //           d20: 19  -> due (19 >= 18), not watered (say a restriction day)
-      day(6), //           d21: 22
-      day(6), //           d22: 25
-      day(6), //           d23: 28
-      day(6), //           d24: 31
-      day(6), //           d25: 34
-      day(6), //           d26: 37 -> clamped at TAW 36 (wilting point)
-      day(6), //           d27: 39 -> 36
-      day(6, 0, 30), //    d28: 36 - 30 + 3 = 9
-      day(6, 50), //       d29: rain 50 credited only 36 (cap = TAW): 9 - 36 + 3 = -24 -> 0, 24 drains
-      day(6), //           d30: 3
-    ];
-    const results = replayBucket(0, season, { taw_mm: taw, rain_cap_mm: null });
-    const depletion = results.map((r) => r.depletion_mm);
-    const expected = [
-      3, 6, 9, 12, 15, 18, 3, 5, 7, 9, 0, 2.5, 5, 7.5, 10, 12.5, 10, 13, 16, 19, 22, 25, 28, 31, 34, 36, 36,
-      9, 0, 3,
-    ];
-    expect(depletion).toHaveLength(30);
-    depletion.forEach((d, i) => expect(d).toBeCloseTo(expected[i] as number, 9));
-    expect(results.every((r) => r.evidence_complete && r.depletion_range_mm === null)).toBe(true);
-
-    // Due days, by hand: d6 (18 >= 18) and d20..d27 (>= 18); d7 (3) is not.
-    expect(isDue(results[5]?.depletion_mm ?? null, raw)).toBe(true);
-    expect(isDue(results[6]?.depletion_mm ?? null, raw)).toBe(false);
-    expect(isDue(results[18]?.depletion_mm ?? null, raw)).toBe(false); // d19: 16
-    expect(isDue(results[19]?.depletion_mm ?? null, raw)).toBe(true); // d20: 19
-
-    // Drainage on the two saturating days, by hand: d11 9 mm, d29 24 mm.
-    expect(results[10]?.drained_mm).toBeCloseTo(9, 9);
-    expect(results[28]?.drained_mm).toBeCloseTo(24, 9);
-    expect(results[0]?.drained_mm).toBe(0);
-    // d29: the 50 mm day credits only the inferred cap (TAW 36).
-    expect(results[28]?.rain_credited_mm).toBe(36);
-    expect(results[28]?.rain_cap_mm).toBe(36);
-    expect(results[28]?.rain_cap_inferred).toBe(true);
-    expect(results[0]?.etc_mm).toBe(3);
-  });
-
-  it("binds the zone's own cap on a big rain day and reports it as not inferred", () => {
-    // rain_credit_cap_in 0.5 -> 12.7 mm. Start 30, ET0 4 (ETc 2), rain 25:
-    //   credited min(25, 12.7) = 12.7; Dr = 30 - 12.7 + 2 = 19.3 (uncapped it would be 7).
-    const cap = resolveRainCap(0.5, taw);
-    const r = bucketStep(30, day(4, 25), { taw_mm: taw, rain_cap_mm: cap.cap_mm });
-    expect(r.rain_credited_mm).toBeCloseTo(12.7, 9);
-    expect(r.rain_cap_mm).toBeCloseTo(12.7, 9);
-    expect(r.rain_cap_inferred).toBe(false);
-    expect(r.depletion_mm).toBeCloseTo(19.3, 9);
-    // Under the cap the whole rain is credited: 30 - 10 + 2 = 22.
-    expect(bucketStep(30, day(4, 10), { taw_mm: taw, rain_cap_mm: 12.7 }).depletion_mm).toBeCloseTo(22, 9);
-  });
-
-  it('uses sun exposure in ETc = Kc x ET0 x sun factor', () => {
-    // shade 0.7: ETc = 0.5 x 6 x 0.7 = 2.1; 10 + 2.1 = 12.1
-    const r = bucketStep(
-      10,
-      { ...day(6), sun_factor: sunFactor('shade') },
-      { taw_mm: taw, rain_cap_mm: null },
-    );
-    expect(r.etc_mm).toBeCloseTo(2.1, 9);
-    expect(r.depletion_mm).toBeCloseTo(12.1, 9);
-  });
-
-  describe('unknown evidence', () => {
-    const params = { taw_mm: 36, rain_cap_mm: null };
-
-    it('a null ET0 gives no depletion number, only the interval it must lie in', () => {
-      // Start 10, no rain, no irrigation, ET0 unknown: Dr in [10 + 0, TAW] = [10, 36].
-      const r = bucketStep(10, day(null), params);
-      expect(r.depletion_mm).toBeNull();
-      expect(r.evidence_complete).toBe(false);
-      expect(r.etc_mm).toBeNull();
-      expect(r.missing).toEqual(['et0']);
-      expect(r.depletion_range_mm).toEqual([10, 36]);
-      expect(r.drained_mm).toBeNull();
-      expect(isDue(r.depletion_mm, 18)).toBeNull();
-    });
-
-    it('a null rain is never counted as 0 mm: the credit may be anything up to the cap', () => {
-      // Start 10, ETc 3, rain unknown (0..36 credited): Dr in [clamp(10 - 36 + 3), 10 + 3] = [0, 13].
-      const r = bucketStep(10, day(6, null), params);
-      expect(r.depletion_mm).toBeNull();
-      expect(r.evidence_complete).toBe(false);
-      expect(r.rain_credited_mm).toBeNull();
-      expect(r.missing).toEqual(['rain']);
-      expect(r.depletion_range_mm).toEqual([0, 13]);
-      // With the zone's 12.7 mm cap the unknown rain can credit at most 12.7: [0.3, 13].
-      const capped = bucketStep(10, day(6, null), { taw_mm: 36, rain_cap_mm: 12.7 });
-      expect(capped.depletion_range_mm?.[0]).toBeCloseTo(0.3, 9);
-      expect(capped.depletion_range_mm?.[1]).toBeCloseTo(13, 9);
-    });
-
-    it('unknown irrigation is unknown too', () => {
-      const r = bucketStep(10, day(6, 0, null), params);
-      expect(r.depletion_mm).toBeNull();
-      expect(r.missing).toEqual(['irrigation']);
-      expect(r.depletion_range_mm).toEqual([0, 13]);
-    });
-
-    it('stays unknown on following complete days until a saturating day re-anchors it', () => {
-      const results = replayBucket(
-        10,
-        [
-          day(null), //  d1: [10, 36]
-          day(6), //     d2: [13, 36] known inputs, unknown start: still no number
-          day(6, 5), //  d3: [11, 34]
-          day(6, 40), // d4: credit 36: [clamp(11 - 36 + 3), clamp(34 - 36 + 3)] = [0, 1]
-          day(0, 40), // d5: ETc 0, credit 36: [0, 0] -> collapsed: Dr = 0 exactly
-          day(6), //     d6: 3
-        ],
-        params,
-      );
-      expect(results.map((r) => r.depletion_mm)).toEqual([null, null, null, null, 0, 3]);
-      expect(results.map((r) => r.evidence_complete)).toEqual([false, false, false, false, true, true]);
-      expect(results[1]?.depletion_range_mm).toEqual([13, 36]);
-      expect(results[1]?.missing).toEqual(['start_depletion']);
-      expect(results[2]?.depletion_range_mm).toEqual([11, 34]);
-      expect(results[3]?.depletion_range_mm).toEqual([0, 1]);
-      expect(results[4]?.depletion_range_mm).toBeNull();
-    });
-
-    it('an unknown start with no bound is the whole bucket', () => {
-      const r = bucketStep({ depletion_mm: null }, day(6), params);
-      expect(r.depletion_range_mm).toEqual([3, 36]);
-      expect(r.depletion_mm).toBeNull();
-    });
-
-    it('never returns a number while any of the day inputs is null', () => {
-      const starts = [0, 5, 18, 36];
-      const days = [day(null), day(6, null), day(null, null), day(6, 0, null), day(null, 100, 100)];
-      for (const s of starts) {
-        for (const d of days) {
-          const r = bucketStep(s, d, params);
-          expect(r.depletion_mm).toBeNull();
-          expect(r.evidence_complete).toBe(false);
-          expect(r.depletion_range_mm).not.toBeNull();
-        }
-      }
-    });
-  });
-
-  it('rejects negative evidence', () => {
-    expect(() => bucketStep(0, day(-1), { taw_mm: 36, rain_cap_mm: null })).toThrow(RangeError);
-    expect(() => bucketStep(0, day(1, -1), { taw_mm: 36, rain_cap_mm: null })).toThrow(RangeError);
+  it('this module sizes runs and buckets but keeps no daily step of its own: the day is rootZoneDay', () => {
+    const exported = Object.keys(waterBalance);
+    for (const name of ['bucketStep', 'replayBucket', 'isDue']) expect(exported).not.toContain(name);
+    expect(exported.filter((name) => /step|replay|day$/i.test(name))).toEqual([]);
   });
 });
 

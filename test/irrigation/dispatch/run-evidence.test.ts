@@ -82,6 +82,64 @@ describe('a station closed at the controller before its planned end', () => {
   });
 });
 
+describe("the controller's run log caps the credited water (OpenSprinkler /jl)", () => {
+  /** Opens station 1 at the device itself (a program, its app), bypassing Raincheck. */
+  async function openAtDevice(seconds: number): Promise<void> {
+    const res = await fetch(`${peer.http.baseUrl}/cm?pw=${OPENDOOR_MD5}&sid=0&en=1&t=${seconds}`);
+    expect(await res.json()).toMatchObject({ result: 1 });
+  }
+
+  it('a run started at the device and closed between two polls is credited what the log says, not until the next poll', async () => {
+    await openAtDevice(60);
+    await rig.read('front_lawn');
+    rig.at(8);
+    expect(peer.closeAtDevice(0)).toBe(true);
+    rig.at(12); // the next poll
+    await rig.read('front_lawn');
+
+    expect(peer.log).toEqual([[99, 0, 8, expect.any(Number)]]);
+    expect(observedRow()).toMatchObject({ status: 'completed', duration_s: 8, evidence: 'observed' });
+    expect(observedRow()?.note).toMatch(/the controller's log says 8 s open/);
+    // 8 s of spray (catalog 38.1 mm/h): the water follows the trimmed time.
+    expect(observedRow()?.applied_mm).toBeCloseTo((8 / 3600) * 38.1, 2);
+    expect(rig.credited('front_lawn')).toBe(8);
+  });
+
+  it("Raincheck's own run closed at the device between polls: request and observed rows both stop at the logged seconds", async () => {
+    await rig.dispatcher.run({ zone: 'front_lawn', seconds: 14, requester: 'manual' });
+    await rig.read('front_lawn');
+    rig.at(8);
+    expect(peer.closeAtDevice(0)).toBe(true);
+    rig.at(11);
+    await rig.read('front_lawn');
+
+    expect(requestRow()).toMatchObject({ status: 'aborted', duration_s: 8 });
+    expect(span(observedRow())).toEqual([0, 8]);
+    expect(rig.credited('front_lawn')).toBe(8);
+  });
+
+  it('never adds water: a log that holds more than the readings saw changes nothing, and logging off leaves the readings', async () => {
+    await rig.dispatcher.run({ zone: 'front_lawn', seconds: 10, requester: 'manual' });
+    await rig.read('front_lawn');
+    rig.at(10);
+    await rig.read('front_lawn');
+    expect(requestRow()).toMatchObject({ status: 'completed', duration_s: 10 });
+    expect(rig.credited('front_lawn')).toBe(10);
+
+    peer.device.options.lg = 0;
+    await rig.read('back_beds'); // the adapter learns the option from a reading
+    rig.at(100);
+    await rig.dispatcher.run({ zone: 'back_beds', seconds: 20, requester: 'manual' });
+    await rig.read('back_beds');
+    rig.at(105);
+    expect(peer.closeAtDevice(1)).toBe(true);
+    rig.at(110);
+    await rig.read('back_beds');
+    expect(peer.log.filter(([, sid]) => sid === 1)).toEqual([]);
+    expect(requestRow('back_beds')).toMatchObject({ status: 'aborted', duration_s: 10 });
+  });
+});
+
 describe('a controller restart mid-run', () => {
   it('ends the credited water at the last reading that saw the station open (the boot closed it)', async () => {
     await rig.dispatcher.run({ zone: 'front_lawn', seconds: 30, requester: 'manual' });

@@ -3,13 +3,11 @@ import { SOIL_CATALOG, slopeInfiltrationFactor, type SlopeClass, type SoilTextur
 import { MM_PER_INCH } from '../catalogs/units';
 
 /**
- * Root-zone water balance (FAO-56, Allen et al. 1998, chapter 8) and the
- * run-sizing helpers built on it. Pure functions: no I/O, no clock.
- *
- * Honesty (spec 1.5): unknown evidence is null and is never replaced by 0.
- * A bucket step with an unknown input returns `depletion_mm: null`,
- * `evidence_complete: false` and the interval the depletion is known to lie
- * in (`depletion_range_mm`), never a single number.
+ * Root-zone capacity (FAO-56, Allen et al. 1998, chapter 8: TAW, RAW), the
+ * rain credit cap and the run-sizing helpers built on them. Pure functions:
+ * no I/O, no clock. The day's soil-water step itself is one function,
+ * `rootZoneDay` (root-zone-day.ts): the engine, the ledger and the replays
+ * all run on it.
  *
  * Units: depths mm, rates mm/h, durations s.
  */
@@ -131,169 +129,6 @@ export function resolveRainCap(rainCreditCapIn: number | null | undefined, tawMm
   if (tawMm === null) return { cap_mm: null, inferred: false };
   assertNonNegative(tawMm, 'TAW mm');
   return { cap_mm: tawMm, inferred: true };
-}
-
-// ---------------------------------------------------------------------------
-// Daily depletion bucket (FAO-56 eq. 85)
-// ---------------------------------------------------------------------------
-
-/**
- * Start-of-day state. A number is an exactly known depletion. An object with
- * `depletion_mm: null` carries the interval the depletion is known to lie in
- * (null range = anywhere in [0, TAW]).
- */
-export type DepletionState =
-  number | { depletion_mm: number | null; depletion_range_mm?: readonly [number, number] | null };
-
-export interface BucketDay {
-  /** Reference ET0 for the day, mm; null = no evidence. */
-  et0_mm: number | null;
-  /** Measured rain for the day, mm; null = no evidence (a measured 0 is 0). */
-  rain_mm: number | null;
-  /** Net irrigation that reached the root zone, mm (see `netIrrigationMm`); null = unknown. */
-  net_irrigation_mm: number | null;
-  /** Crop coefficient for the day (see `monthlyKc`). */
-  kc: number;
-  /** Sun exposure factor (see `sunFactor`); default 1.0. */
-  sun_factor?: number;
-}
-
-export interface BucketParams {
-  taw_mm: number;
-  /** The zone's own per-day rain cap in mm (rain_credit_cap_in x 25.4); null = derive from TAW. */
-  rain_cap_mm: number | null;
-}
-
-export type MissingEvidence = 'start_depletion' | 'et0' | 'rain' | 'irrigation';
-
-export interface BucketStepResult {
-  /** End-of-day root-zone depletion Dr, mm, in [0, TAW]; null when not determined by evidence. */
-  depletion_mm: number | null;
-  /** Interval that holds Dr whenever `depletion_mm` is null; null when Dr is exact. */
-  depletion_range_mm: [number, number] | null;
-  evidence_complete: boolean;
-  missing: MissingEvidence[];
-  /** ETc = Kc x ET0 x sun factor; null when ET0 is unknown. */
-  etc_mm: number | null;
-  /** min(rain, cap); null when rain is unknown. */
-  rain_credited_mm: number | null;
-  rain_cap_mm: number;
-  rain_cap_inferred: boolean;
-  /** Water beyond field capacity that day (deep percolation), mm; null unless exact. */
-  drained_mm: number | null;
-}
-
-const EXACT_EPSILON_MM = 1e-9;
-
-function clamp(x: number, lo: number, hi: number): number {
-  return Math.min(hi, Math.max(lo, x));
-}
-
-function startInterval(prev: DepletionState, taw: number): { lo: number; hi: number; exact: boolean } {
-  if (typeof prev === 'number') {
-    assertNonNegative(prev, 'start depletion mm');
-    const d = clamp(prev, 0, taw);
-    return { lo: d, hi: d, exact: true };
-  }
-  if (prev.depletion_mm !== null) {
-    assertNonNegative(prev.depletion_mm, 'start depletion mm');
-    const d = clamp(prev.depletion_mm, 0, taw);
-    return { lo: d, hi: d, exact: true };
-  }
-  const range = prev.depletion_range_mm ?? null;
-  if (range === null) return { lo: 0, hi: taw, exact: false };
-  return { lo: clamp(range[0], 0, taw), hi: clamp(range[1], 0, taw), exact: false };
-}
-
-/**
- * One day of FAO-56 eq. 85 (runoff, capillary rise and deep percolation
- * folded into the clamp):
- *
- *   Dr,i = clamp( Dr,i-1 - min(P_i, cap) - I_i + ETc,i , 0, TAW )
- *   ETc,i = Kc x ET0,i x sun factor
- *
- * The cap is the zone's `rain_cap_mm`, else TAW (`rain_cap_inferred: true`).
- *
- * Unknown inputs: the function is monotone (up in Dr,i-1 and ETc, down in
- * rain and irrigation), so the result interval is exact bounds: unknown rain
- * credits anywhere in [0, cap], unknown irrigation anywhere in [0, inf),
- * unknown ET0 anywhere in [0, inf). The day's `depletion_mm` is a number only
- * when all of the day's inputs are known AND the interval has collapsed to a
- * point (a known saturating day re-anchors an unknown start at 0, as the
- * clamp erases history).
- */
-export function bucketStep(prev: DepletionState, day: BucketDay, params: BucketParams): BucketStepResult {
-  const taw = params.taw_mm;
-  assertNonNegative(taw, 'TAW mm');
-  const inferred = params.rain_cap_mm === null;
-  const cap = params.rain_cap_mm ?? taw;
-  assertNonNegative(cap, 'rain cap mm');
-  assertNonNegative(day.kc, 'Kc');
-  const sun = day.sun_factor ?? 1;
-  assertNonNegative(sun, 'sun factor');
-  if (day.et0_mm !== null) assertNonNegative(day.et0_mm, 'ET0 mm');
-  if (day.rain_mm !== null) assertNonNegative(day.rain_mm, 'rain mm');
-  if (day.net_irrigation_mm !== null) assertNonNegative(day.net_irrigation_mm, 'net irrigation mm');
-
-  const start = startInterval(prev, taw);
-  const missing: MissingEvidence[] = [];
-  if (!start.exact) missing.push('start_depletion');
-  if (day.et0_mm === null) missing.push('et0');
-  if (day.rain_mm === null) missing.push('rain');
-  if (day.net_irrigation_mm === null) missing.push('irrigation');
-
-  const etc = day.et0_mm === null ? null : day.kc * day.et0_mm * sun;
-  const credit = day.rain_mm === null ? null : Math.min(day.rain_mm, cap);
-
-  // Lowest possible end depletion: most rain, most irrigation, least ETc.
-  const lo = clamp(start.lo - (credit ?? cap) - (day.net_irrigation_mm ?? Infinity) + (etc ?? 0), 0, taw);
-  // Highest possible end depletion: least rain, least irrigation, most ETc.
-  const hi = clamp(start.hi - (credit ?? 0) - (day.net_irrigation_mm ?? 0) + (etc ?? Infinity), 0, taw);
-
-  const dayInputsKnown = etc !== null && credit !== null && day.net_irrigation_mm !== null;
-  const exact = dayInputsKnown && hi - lo <= EXACT_EPSILON_MM;
-  let drained: number | null = null;
-  if (exact && start.exact) {
-    const unclamped = start.lo - (credit as number) - (day.net_irrigation_mm as number) + (etc as number);
-    drained = unclamped < 0 ? -unclamped : 0;
-  }
-  return {
-    depletion_mm: exact ? lo : null,
-    depletion_range_mm: exact ? null : [lo, hi],
-    evidence_complete: exact,
-    missing,
-    etc_mm: etc,
-    rain_credited_mm: credit,
-    rain_cap_mm: cap,
-    rain_cap_inferred: inferred,
-    drained_mm: drained,
-  };
-}
-
-/** Runs `bucketStep` over consecutive days, each day starting from the previous result. */
-export function replayBucket(
-  start: DepletionState,
-  days: readonly BucketDay[],
-  params: BucketParams,
-): BucketStepResult[] {
-  const out: BucketStepResult[] = [];
-  let state: DepletionState = start;
-  for (const day of days) {
-    const r = bucketStep(state, day, params);
-    out.push(r);
-    state = { depletion_mm: r.depletion_mm, depletion_range_mm: r.depletion_range_mm };
-  }
-  return out;
-}
-
-/**
- * FAO-56: irrigation is due when root-zone depletion reaches RAW (Dr >= RAW).
- * Null when the depletion is unknown: an unknown deficit is neither due nor
- * not due.
- */
-export function isDue(depletionMm: number | null, rawMm: number): boolean | null {
-  if (depletionMm === null) return null;
-  return depletionMm >= rawMm;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import { ControllerError, unreachable, unsupported } from '../errors';
 import type {
@@ -55,23 +56,27 @@ export function isHaStation(station: string): boolean {
   return STATION_PATTERN.test(station.trim());
 }
 
-const configSchema = z.looseObject({
-  /** Bound on one Home Assistant call, seconds. */
-  timeout_s: z.number().int().min(1).max(60).default(10),
-  /** Run zones of this controller concurrently (default: one at a time). */
-  concurrent_zones: z.boolean().default(false),
-  /** Zone slug -> entity id, for zones without their own `controller_station`. */
-  zone_map: z
-    .record(z.string(), z.string().trim().refine(isHaStation, `expected ${STATION_EXPECTATION}`))
-    .optional(),
-  /** The script variable that receives the run's seconds (scripts also get `station`). */
-  script_seconds_variable: z
-    .string()
-    .trim()
-    .regex(/^[a-z_][a-z0-9_]*$/, 'expected a script variable name such as "seconds"')
-    .refine((name) => name !== 'station', '"station" is already passed to scripts')
-    .default('seconds'),
-});
+// Built on first use (core/zod-lazy.ts): a boot from the validated-config cache loads no zod.
+const configSchema = lazySchema((z) =>
+  z.looseObject({
+    /** Bound on one Home Assistant call, seconds. */
+    timeout_s: z.number().int().min(1).max(60).default(10),
+    /** Run zones of this controller concurrently (default: one at a time). */
+    concurrent_zones: z.boolean().default(false),
+    /** Zone slug -> entity id, for zones without their own `controller_station`. */
+    zone_map: z
+      .record(z.string(), z.string().trim().refine(isHaStation, `expected ${STATION_EXPECTATION}`))
+      .optional(),
+    /** The script variable that receives the run's seconds (scripts also get `station`). */
+    script_seconds_variable: z
+      .string()
+      .trim()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'expected a script variable name such as "seconds"')
+      .refine((name) => name !== 'station', '"station" is already passed to scripts')
+      .default('seconds'),
+  }),
+);
+
 export type HaServiceCallConfig = z.output<typeof configSchema>;
 
 /** Timings tests shorten; production uses the defaults. */

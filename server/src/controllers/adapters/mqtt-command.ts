@@ -250,6 +250,8 @@ export class MqttCommandController implements ControllerAdapter {
       queueQoSZero: false,
       // Subscriptions are made again on every connect (onConnect).
       resubscribe: false,
+      // No 6 MB cache of packet-id Buffers (ha/mqtt/publisher.ts).
+      writeCache: false,
     };
   }
 

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import type { Logger } from '../../core/logger';
 import { authFailed, unreachable, unsupported, type ControllerError } from '../errors';
@@ -10,6 +11,7 @@ import type {
   ControllerKindDefinition,
   ControllerStatus,
   DeviceFacts,
+  LoggedRun,
   ScannedZone,
   StationState,
 } from '../types';
@@ -60,7 +62,13 @@ import type {
  * - `host` may carry the port (`host:port`, `[v6]:port`) and an http(s)
  *   scheme; a port in `host` wins over `port`.
  * - observed_epoch comes from the injected clock; device time (`devt`) is
- *   local time and is ignored.
+ *   local time, used only for its offset from UTC (boot time, log rows).
+ * - Run log (`/jl?start=&end=`, device local epochs; the firmware answers
+ *   every row of the whole local days they fall in): station rows
+ *   `[pid, sid, seconds, end]` (special rows carry a string at index 1 and
+ *   are skipped) are what the station really ran, written when it closed.
+ *   The run ledger caps observed water at them (irrigation/dispatch/
+ *   run-log-reconcile.ts). Logging off (`lg` 0) = no log (null).
  * - The password hash travels only in query strings; errors and logs name URLs
  *   through safeUrl (no query) and never echo the device body.
  */
@@ -118,21 +126,25 @@ export function parseHost(raw: string): HostParts | null {
   return { protocol: url.protocol, hostname: url.hostname, port: written ? Number(written[1]) : null };
 }
 
-const configSchema = z.looseObject({
-  host: z
-    .string()
-    .min(1)
-    .refine((host) => parseHost(host) !== null, 'expected a host name or address, optionally with :port'),
-  port: z.number().int().min(1).max(65535).default(80),
-  /** MD5 of the device password; sent lower-cased (the firmware compares lower-case hex). */
-  password_md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'expected an MD5 hex digest'),
-  poll_interval_s: z.number().int().min(2).max(3600).default(10),
-  timeout_s: z.number().min(1).max(60).default(10),
-  concurrent_zones: z.boolean().default(false),
-  zone_map: z.record(z.string(), z.string()).optional(),
-  /** The unit the device's flow pulse rate was calibrated in; absent = no flow readings. */
-  flow_pulse_unit: z.enum(['gal', 'l']).optional(),
-});
+// Built on first use (core/zod-lazy.ts): a boot from the validated-config cache loads no zod.
+const configSchema = lazySchema((z) =>
+  z.looseObject({
+    host: z
+      .string()
+      .min(1)
+      .refine((host) => parseHost(host) !== null, 'expected a host name or address, optionally with :port'),
+    port: z.number().int().min(1).max(65535).default(80),
+    /** MD5 of the device password; sent lower-cased (the firmware compares lower-case hex). */
+    password_md5: z.string().regex(/^[0-9a-fA-F]{32}$/, 'expected an MD5 hex digest'),
+    poll_interval_s: z.number().int().min(2).max(3600).default(10),
+    timeout_s: z.number().min(1).max(60).default(10),
+    concurrent_zones: z.boolean().default(false),
+    zone_map: z.record(z.string(), z.string()).optional(),
+    /** The unit the device's flow pulse rate was calibrated in; absent = no flow readings. */
+    flow_pulse_unit: z.enum(['gal', 'l']).optional(),
+  }),
+);
+
 export type OpenSprinklerConfig = z.output<typeof configSchema>;
 
 type Json = Record<string, unknown>;
@@ -159,6 +171,8 @@ export class OpenSprinklerController implements ControllerAdapter {
   private jaMissing = false;
   /** Master stations from the last read, to explain a 48. */
   private masters: string[] = [];
+  /** The last read's device local time minus UTC, and whether logging is on. */
+  private local: { offsetS: number; logging: boolean } | null = null;
 
   constructor(private readonly ctx: AdapterContext<OpenSprinklerConfig>) {
     const { config } = ctx;
@@ -235,10 +249,36 @@ export class OpenSprinklerController implements ControllerAdapter {
     );
   }
 
+  async readRunLog(station: string, fromEpoch: number, toEpoch: number): Promise<LoggedRun[] | null> {
+    const sid = this.sidFor(station);
+    if (!this.local) await this.readDevice();
+    const local = this.local;
+    if (!local?.logging) return null;
+    const body = await this.get('/jl', {
+      start: Math.floor(fromEpoch) + local.offsetS,
+      end: Math.ceil(toEpoch) + local.offsetS,
+    });
+    const code = resultCode(body);
+    if (code !== null) throw this.refusal('/jl', code);
+    if (!Array.isArray(body))
+      throw unreachable(this.id, 'OpenSprinkler answered /jl with something other than a list');
+    return body.flatMap((row) => {
+      const logged = stationLogRow(row);
+      if (!logged || logged.sid !== sid) return [];
+      const end = logged.end - local.offsetS;
+      return end >= fromEpoch && end <= toEpoch ? [{ station, seconds: logged.seconds, end_epoch: end }] : [];
+    });
+  }
+
   /** `/ja`, or its four parts on firmware that lacks it. */
   private async readDevice(): Promise<DeviceDocument> {
     const device = await this.readDocuments();
     this.masters = masterStations(device.options);
+    const devt = finite(device.settings.devt);
+    if (devt !== null) {
+      const offsetS = Math.round((devt - epochSeconds(this.ctx.clock)) / TZ_STEP_S) * TZ_STEP_S;
+      this.local = { offsetS, logging: device.options.lg !== 0 };
+    }
     return device;
   }
 
@@ -400,6 +440,16 @@ function bootedEpoch(settings: Json, now: number): number | null {
   if (lupt === null || lupt <= 0 || devt === null) return null;
   const offset = Math.round((devt - now) / TZ_STEP_S) * TZ_STEP_S;
   return lupt - offset;
+}
+
+/** A station row of `/jl`: `[pid, sid, seconds, end (local)]`; null for special rows (a string at 1) and junk. */
+function stationLogRow(row: unknown): { sid: number; seconds: number; end: number } | null {
+  if (!Array.isArray(row)) return null;
+  const sid = finite(row[1]);
+  const seconds = finite(row[2]);
+  const end = finite(row[3]);
+  if (sid === null || seconds === null || end === null || seconds < 0) return null;
+  return { sid, seconds, end };
 }
 
 /** The `{"result":N}` code of a command answer; null for any other body. */

@@ -97,6 +97,8 @@ export class MqttTopicReader implements MeterReader {
       ...(username ? { username } : {}),
       ...(password ? { password } : {}),
       reconnectPeriod: 5_000,
+      // No 6 MB cache of packet-id Buffers (ha/mqtt/publisher.ts).
+      writeCache: false,
     });
     this.client = client;
     client.on('connect', () => client.subscribe(this.topic, { qos: 0 }));

@@ -20,7 +20,17 @@ const device = z.discriminatedUnion('kind', [
 
 export const manifestEntitySchema = z.object({
   key: z.string().regex(/^[a-z0-9_]+$/),
-  platform: z.enum(['sensor', 'binary_sensor', 'switch', 'select', 'number', 'button', 'valve', 'datetime']),
+  platform: z.enum([
+    'sensor',
+    'binary_sensor',
+    'switch',
+    'select',
+    'number',
+    'button',
+    'valve',
+    'datetime',
+    'update',
+  ]),
   name: z.string(),
   device,
   requires: z
@@ -42,6 +52,13 @@ export const manifestEntitySchema = z.object({
   options: z.array(z.string()).optional(),
   payload_on: z.string().optional(),
   payload_off: z.string().optional(),
+  installed_version: z.string().optional().describe('update: the running version'),
+  latest_version: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('update: the newest release the check found; null until a check succeeded'),
+  release_url: z.string().nullable().optional().describe('update: the newest release page'),
   commands: z
     .boolean()
     .describe('the entity accepts commands (POST /irrigation/action bodies, or its MQTT command topic)'),
@@ -55,19 +72,59 @@ export const manifestSchema = z.object({
 });
 
 export type Manifest = z.output<typeof manifestSchema>;
+export type ManifestEntity = z.output<typeof manifestEntitySchema>;
+
+/** What the `update` entity reads: GET /updates' body. */
+export interface UpdateFacts {
+  current: string;
+  latest: string | null;
+  update_available: boolean;
+  release_url: string | null;
+  check_enabled: boolean;
+}
+
+/**
+ * The `update` entity (Home Assistant's update platform, device class
+ * firmware): offered only while the opt-in release check is enabled
+ * (capability-gated like every optional entity). Its state is `on` when a
+ * newer release exists, `off` when not, null before a check succeeded; the
+ * integration refreshes it from GET /updates (docs/ha.md).
+ */
+export function updateEntity(facts: UpdateFacts): ManifestEntity | null {
+  if (!facts.check_enabled) return null;
+  return {
+    key: 'update',
+    platform: 'update',
+    name: 'Update',
+    device: { kind: 'service' },
+    requires: 'updates:check_enabled',
+    device_class: 'firmware',
+    entity_category: 'diagnostic',
+    installed_version: facts.current,
+    latest_version: facts.latest,
+    release_url: facts.release_url,
+    commands: false,
+    state: facts.latest === null ? null : facts.update_available ? 'on' : 'off',
+  };
+}
 
 export function buildManifest(
   entities: readonly EntityDescriptor[],
   view: CatalogView,
   nowEpoch: number,
+  updates: UpdateFacts | null = null,
 ): Manifest {
+  const update = updates ? updateEntity(updates) : null;
   return {
     schema_version: MANIFEST_SCHEMA_VERSION,
     generated_epoch: nowEpoch,
-    entities: entities.map((entity) => {
-      const { state, command, ...fields } = entity;
-      return { ...fields, commands: command !== undefined, state: state ? state(view) : null };
-    }),
+    entities: [
+      ...entities.map((entity) => {
+        const { state, command, ...fields } = entity;
+        return { ...fields, commands: command !== undefined, state: state ? state(view) : null };
+      }),
+      ...(update ? [update] : []),
+    ],
   };
 }
 

@@ -38,7 +38,8 @@ export function sensorsRoutes(deps: HttpDeps): DomainRoutes {
         const view = deps.catalogView();
         if (!view) throw new ApiError(409, 'config_absent', 'no config yet: no entities to describe');
         const { entityCatalog, buildManifest } = loadManifest();
-        return buildManifest(entityCatalog(view), view, epochSeconds(deps.clock));
+        const updates = deps.updates?.status() ?? null;
+        return buildManifest(entityCatalog(view), view, epochSeconds(deps.clock), updates);
       });
 
       // The companion integration's entity commands: the descriptor maps the payload (its MQTT

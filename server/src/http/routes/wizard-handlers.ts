@@ -55,7 +55,7 @@ export function wizardHandlers(deps: HttpDeps) {
 
     apply: async (request) => {
       const stored = drafts.read();
-      if (!stored) throw new ApiError(409, 'draft_absent', 'there is no wizard draft to apply');
+      if (!stored) throw new ApiError(422, 'draft_absent', 'there is no wizard draft to apply');
       const candidate = withSoilScheduling(stored.draft);
       const result = await writeConfig(deps, () =>
         deps.config.save(candidate, {

@@ -64,4 +64,16 @@ export interface ValveDriver {
   confirmWithinS(): number | null;
   /** When the controller's device last booted, when it reports that (a run begun before was cut). */
   bootedEpoch?(controllerId: string): number | null;
+  /**
+   * The open intervals the controller's own run log holds for the route's
+   * station, ending between the two epochs; null when the controller keeps no
+   * log (its kind has none, or its logging is off). Rejects like a reading.
+   */
+  runLog?(route: ZoneRoute, fromEpoch: number, toEpoch: number): Promise<LoggedInterval[] | null>;
+}
+
+/** A stretch the controller logged its valve open: [end - seconds, end]. */
+export interface LoggedInterval {
+  seconds: number;
+  end_epoch: number;
 }

@@ -24,7 +24,9 @@ import type { RecordedWater } from './water-amount';
  *   (new)     -> skipped    a zone not run: skip-day marker (`smart_morning`),
  *                           zone already running, no route to a controller
  *
- * Rows are never deleted or rewritten afterwards except by retention.
+ * Rows are never deleted or rewritten afterwards except by retention, and by
+ * the run-log reconciliation, which may only shorten a finished row to what
+ * the controller's own log holds (run-log-reconcile.ts).
  * `applied_mm`/`volume_gal` are filled only on completed/aborted rows of real
  * controllers; pretend (dry-run) and skip rows keep them null. Finished rows
  * carry `evidence` (`observed`, `metered`, `commanded`; store/runs.ts) and,
@@ -45,7 +47,29 @@ export interface NewRun {
 }
 
 export class RunLedger {
+  private readonly finishedListeners: ((row: StoredRun) => void)[] = [];
+
   constructor(private readonly runs: RunsRepository | null) {}
+
+  /** Called with each row once it is completed or aborted (run-log-reconcile.ts checks it against the controller's log). */
+  onFinished(listener: (row: StoredRun) => void): void {
+    this.finishedListeners.push(listener);
+  }
+
+  /**
+   * A finished row's open time cut to what the controller's own log says
+   * (run-log-reconcile.ts); the one rewrite of a finished row besides retention.
+   */
+  trimmedToLog(id: number, openSeconds: number, water: RecordedWater, note: string): void {
+    if (!this.runs || id === 0) return;
+    this.runs.update(id, {
+      duration_s: Math.max(0, Math.round(openSeconds)),
+      applied_mm: water.applied_mm,
+      volume_gal: water.volume_gal,
+      evidence: water.evidence,
+      note,
+    });
+  }
 
   /** The command is about to be sent. Returns the row id (0 without a database). */
   intend(run: NewRun): number {
@@ -126,6 +150,9 @@ export class RunLedger {
       mean_flow_gpm: water.mean_flow_gpm,
       ...(note === undefined ? {} : { note }),
     });
+    if (this.finishedListeners.length === 0) return;
+    const row = this.runs.get(id);
+    if (row) for (const listener of this.finishedListeners) listener(row);
   }
 }
 

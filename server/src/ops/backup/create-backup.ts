@@ -1,10 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { Pack } from 'tar-stream';
-import BetterSqlite3 from 'better-sqlite3';
 import type { Clock } from '../../core/clock';
 import { epochSeconds } from '../../core/clock';
 import type { Logger } from '../../core/logger';
@@ -85,7 +94,7 @@ export async function createBackup(sources: BackupSources): Promise<Readable> {
   const gzip = createGzip({ level: GZIP_LEVEL });
   pack.pipe(gzip);
   const cleanup = () => {
-    if (temp) rmSync(temp, { force: true });
+    if (temp) removeCopy(temp);
   };
   gzip.once('close', cleanup);
   gzip.once('error', cleanup);
@@ -164,13 +173,26 @@ function listDir(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir) : [];
 }
 
+/**
+ * The copy's schema version, read from its header (bytes 60-63, big-endian)
+ * rather than through a connection: the copy keeps the live database's WAL
+ * mode, and a read-only connection to a WAL file leaves `-wal` and `-shm`
+ * beside it that it may not delete.
+ */
 function userVersion(file: string): number {
-  const db = new BetterSqlite3(file, { readonly: true });
+  const header = Buffer.alloc(100);
+  const fd = openSync(file, 'r');
   try {
-    return db.pragma('user_version', { simple: true }) as number;
+    readSync(fd, header, 0, header.length, 0);
   } finally {
-    db.close();
+    closeSync(fd);
   }
+  return header.readInt32BE(60);
+}
+
+/** The copy and any journal SQLite kept beside it. */
+function removeCopy(path: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(path + suffix, { force: true });
 }
 
 function schemaVersionOf(bytes: Buffer): number | null {

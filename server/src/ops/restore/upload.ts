@@ -3,16 +3,16 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors';
-import { isMultipartRequest, multipartParts } from '../../http/multipart';
+import { isMultipartRequest, MultipartBodyTooLarge, multipartParts } from '../../http/multipart';
 import { refuse } from './restore-error';
 
 /**
- * Streams the one file of a restore upload (multipart, field `file`) to
+ * Streams the one file of a restore upload (multipart, one file part under
+ * any field name; a second file part is refused) to
  * `<work dir>/upload`, never into memory: a bundle holds the whole history.
  */
 
-const EXPECTED =
-  'expected multipart/form-data with one file in the field "file" (a backup bundle, a config or a database)';
+const EXPECTED = 'expected multipart/form-data with one file (a backup bundle, a config or a database)';
 
 export interface Upload {
   path: string;
@@ -30,7 +30,8 @@ export async function receiveUpload(
   let upload: Upload | null = null;
   try {
     for await (const part of multipartParts(request, limits)) {
-      if (part.type !== 'file' || part.fieldname !== 'file' || upload) {
+      // Any field name: the spec names `file`, but clients and scripts name it as they like.
+      if (part.type !== 'file' || upload) {
         if (part.type === 'file') part.file.resume();
         throw refuse('invalid_body', `${EXPECTED}; got the ${part.type} field "${part.fieldname}"`);
       }
@@ -56,7 +57,7 @@ function tooLarge(maxBytes: number): ApiError {
 function mapUploadError(err: unknown, maxBytes: number): unknown {
   if (err instanceof ApiError) return err;
   const code = (err as { code?: unknown }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return tooLarge(maxBytes);
+  if (code === 'FST_REQ_FILE_TOO_LARGE' || err instanceof MultipartBodyTooLarge) return tooLarge(maxBytes);
   if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') {
     return refuse('invalid_body', `${EXPECTED} and nothing else`);
   }
