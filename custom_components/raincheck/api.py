@@ -120,9 +120,6 @@ class RaincheckClient:
     async def forecast_snapshot(self) -> dict[str, Any]:
         return await self._request("GET", "/forecast/snapshot")
 
-    async def updates(self) -> dict[str, Any]:
-        return await self._request("GET", "/updates")
-
     async def action(self, body: dict[str, Any]) -> dict[str, Any]:
         """POST /irrigation/action (spec 4.4)."""
         return await self._request("POST", "/irrigation/action", body)

@@ -45,7 +45,6 @@ class RaincheckData:
     entities: dict[str, dict[str, Any]]
     irrigation: dict[str, Any] | None = None
     forecast: dict[str, Any] | None = None
-    updates: dict[str, Any] | None = None
     manifest_epoch: int | None = field(default=None)
 
 
@@ -74,7 +73,6 @@ class RaincheckCoordinator(DataUpdateCoordinator[RaincheckData]):
             manifest = await self.client.manifest()
             irrigation = await self.client.irrigation_snapshot()
             forecast = await self.client.forecast_snapshot()
-            updates = await self._updates()
         except RaincheckAuthError as err:
             raise ConfigEntryAuthFailed("the token was refused") from err
         except UnsupportedApiError as err:
@@ -97,23 +95,12 @@ class RaincheckCoordinator(DataUpdateCoordinator[RaincheckData]):
             entities=index_entities(manifest),
             irrigation=irrigation,
             forecast=forecast,
-            updates=updates,
             manifest_epoch=manifest.get("generated_epoch"),
         )
 
     @property
     def _issue_id(self) -> str:
         return f"unsupported_api_{self.config_entry.entry_id}"
-
-    async def _updates(self) -> dict[str, Any] | None:
-        """GET /updates when the service has it and its check is on; None otherwise."""
-        try:
-            updates = await self.client.updates()
-        except RaincheckAuthError:
-            raise
-        except RaincheckError:
-            return None
-        return updates if updates.get("check_enabled") else None
 
     def start_push(self) -> None:
         """Start the feed and manifest tasks, owned by the config entry."""

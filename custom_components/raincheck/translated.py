@@ -58,6 +58,11 @@ TRANSLATED_KEYS: Final[dict[str, frozenset[str]]] = {
             "pause",
         }
     ),
+    "update": frozenset(
+        {
+            "update",
+        }
+    ),
 }
 
 

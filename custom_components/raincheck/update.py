@@ -1,15 +1,21 @@
-"""An update entity when the service's update check is on (`GET /updates`)."""
+"""The update entity, from the manifest's `update` descriptor.
+
+The service lists that descriptor only while its opt-in release check is on
+(`[updates] check_enabled`), so the entity comes and goes with the check like
+any manifest entity. Read-only: Raincheck is updated where it runs (the add-on
+store, the host), so the entity offers no install.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from homeassistant.components.update import UpdateEntity
+from homeassistant.components.update import UpdateDeviceClass, UpdateEntity
 from homeassistant.core import HomeAssistant
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
 
 from .coordinator import RaincheckCoordinator
-from .entity import RaincheckEntity, device_info
+from .entity import ManifestEntity, setup_manifest_platform
 
 if TYPE_CHECKING:
     from . import RaincheckConfigEntry
@@ -20,30 +26,27 @@ PARALLEL_UPDATES = 0
 async def async_setup_entry(
     hass: HomeAssistant, entry: RaincheckConfigEntry, async_add_entities: AddEntitiesCallback
 ) -> None:
-    coordinator = entry.runtime_data.coordinator
-    if coordinator.data.updates is not None:
-        async_add_entities([RaincheckUpdate(coordinator)])
+    setup_manifest_platform(hass, entry, async_add_entities, "update", RaincheckUpdate)
 
 
-class RaincheckUpdate(RaincheckEntity, UpdateEntity):
-    """Read-only: Raincheck is updated where it runs (the add-on store, the host)."""
-
-    _attr_translation_key = "service_update"
-
-    def __init__(self, coordinator: RaincheckCoordinator) -> None:
-        super().__init__(coordinator, "update")
-        self._attr_device_info = device_info(coordinator, {"kind": "service"})
+class RaincheckUpdate(ManifestEntity, UpdateEntity):
+    def __init__(self, coordinator: RaincheckCoordinator, key: str) -> None:
+        super().__init__(coordinator, key)
+        value = coordinator.data.entities[key].get("device_class")
+        try:
+            self._attr_device_class = UpdateDeviceClass(value) if value else None
+        except ValueError:
+            self._attr_device_class = None
 
     @property
     def installed_version(self) -> str | None:
-        updates = self.coordinator.data.updates or {}
-        return updates.get("current")
+        return self.descriptor.get("installed_version")
 
     @property
     def latest_version(self) -> str | None:
-        updates = self.coordinator.data.updates or {}
-        return updates.get("latest") or updates.get("current")
+        # None until a check succeeded: HA shows the state as unknown, not "up to date".
+        return self.descriptor.get("latest_version")
 
     @property
     def release_url(self) -> str | None:
-        return (self.coordinator.data.updates or {}).get("release_url")
+        return self.descriptor.get("release_url")

@@ -14,6 +14,7 @@ import { supervisorDiscoveryFrom } from './ha/supervisor-discovery';
 import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
 import { Metrics } from './core/metrics';
+import { httpFetch } from './core/http-fetch';
 import { timedFetch } from './core/timed-fetch';
 import { MetricsFeed } from './ops/metrics-feed';
 import {
@@ -252,7 +253,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     kinds: sourceKinds,
     modelledKinds: MODELLED_KINDS,
     demo: env.demo,
-    fetch: options.fetch,
+    fetch: options.fetch ?? httpFetch,
     fetchFor: timed('weather'),
   });
   await weather.start();
@@ -271,7 +272,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     cachePath: join(env.dataDir, FORECAST_CACHE_FILE),
     demo: env.demo,
     factory: createForecastFactory({
-      fetch: options.fetch ?? fetch,
+      fetch: options.fetch ?? httpFetch,
       clock,
       userAgent: `raincheck/${SERVICE_VERSION} (${REPOSITORY})`,
       fetchFor: timed('forecast'),
@@ -312,7 +313,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     logger,
     config: () => config.current,
     kinds: controllerKinds,
-    fetch: options.fetch ?? fetch,
+    fetch: options.fetch ?? httpFetch,
     ha: () => haLink,
     forceDryRun: env.demo || env.dryRun,
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),

@@ -88,7 +88,8 @@ export interface UpdateFacts {
  * firmware): offered only while the opt-in release check is enabled
  * (capability-gated like every optional entity). Its state is `on` when a
  * newer release exists, `off` when not, null before a check succeeded; the
- * integration refreshes it from GET /updates (docs/ha.md).
+ * companion integration builds its update entity from this descriptor alone
+ * (docs/ha.md).
  */
 export function updateEntity(facts: UpdateFacts): ManifestEntity | null {
   if (!facts.check_enabled) return null;
