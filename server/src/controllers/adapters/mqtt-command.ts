@@ -2,6 +2,7 @@ import { carriesDuration, durationValues } from '../run-duration';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { z } from 'zod';
 import { epochSeconds } from '../../core/clock';
+import { connectMqtt } from '../../core/mqtt-connect';
 import { asControllerError, authFailed, unreachable, unsupported, type ControllerError } from '../errors';
 import type {
   AdapterContext,
@@ -144,7 +145,7 @@ export class MqttCommandController implements ControllerAdapter {
   /** Connects and subscribes; waits for the first attempt (at most timeout_s) but never throws. */
   async start(): Promise<void> {
     if (this.client) return;
-    const client = loadMqtt().connect(this.clientOptions());
+    const client = connectMqtt(this.clientOptions());
     this.client = client;
     // A stopped client's late events are ignored (its error listener stays so none is unhandled).
     const whileCurrent =
@@ -442,9 +443,3 @@ export const mqttCommandKind: ControllerKindDefinition<MqttCommandConfig> = {
   parseStation: () => false,
   create: (ctx) => new MqttCommandController(ctx),
 };
-
-/** The MQTT client library loads only when an mqtt_command controller starts (it is large for an idle service). */
-function loadMqtt(): typeof import('mqtt') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('mqtt') as typeof import('mqtt');
-}
