@@ -158,3 +158,61 @@ it('a realistic install restarts without zod or the modules it does not use', as
     await peer.close();
   }
 });
+
+/**
+ * The http_generic and mqtt_command kinds build their config schema on first
+ * use too: an install driving them restarts on its validated file without zod.
+ */
+it('an install with http_generic and mqtt_command controllers restarts without zod', async () => {
+  const config: JsonObject = {
+    ...INSTALLED,
+    controllers: [
+      {
+        id: 'board',
+        kind: 'http_generic',
+        default: true,
+        enabled: true,
+        config: {
+          run: { url: 'http://127.0.0.1:9/run/{station}?s={seconds}', method: 'GET' },
+          stop: { url: 'http://127.0.0.1:9/stop/{station}', method: 'GET' },
+        },
+      },
+      {
+        id: 'relays',
+        kind: 'mqtt_command',
+        enabled: true,
+        config: {
+          broker_host: '127.0.0.1',
+          broker_port: 9,
+          timeout_s: 1,
+          zone_command_map: { '2': { command_topic: 'garden/relay2/set' } },
+        },
+      },
+    ],
+    zones: {
+      front_lawn: { ...((INSTALLED.zones as JsonObject).front_lawn as JsonObject), controller_id: 'board' },
+      back_beds: {
+        ...((INSTALLED.zones as JsonObject).back_beds as JsonObject),
+        controller_id: 'relays',
+        controller_station: '2',
+      },
+    },
+  };
+  const dataDir = makeDataDir();
+  await jest.isolateModulesAsync(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { bootService } = require('../helpers/service') as typeof ServiceHelpers;
+    const first = await bootService({ dataDir, configToml: toToml(config), serviceOptions: BUILD });
+    await first.service.stop();
+  });
+  mockZodLoads = 0;
+  const { port, service } = await boot({ dataDir, serviceOptions: BUILD });
+  for (const p of ['/api/v1/health', '/api/v1/info', '/api/v1/irrigation/snapshot']) {
+    expect([p, (await fetch(`http://127.0.0.1:${port}${p}`)).status]).toEqual([p, 200]);
+  }
+  expect(service.config.current?.config.controllers.map((c) => c.kind)).toEqual([
+    'http_generic',
+    'mqtt_command',
+  ]);
+  expect(mockZodLoads).toBe(0);
+});

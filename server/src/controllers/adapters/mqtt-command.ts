@@ -1,6 +1,7 @@
 import { carriesDuration, durationValues } from '../run-duration';
 import type { IClientOptions, MqttClient } from 'mqtt';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import { connectMqtt } from '../../core/mqtt-connect';
 import { asControllerError, authFailed, unreachable, unsupported, type ControllerError } from '../errors';
@@ -49,43 +50,46 @@ const CONFIRM_WITHIN_S = 5;
 /** CONNACK codes for refused credentials: MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135). */
 const AUTH_REFUSED_CODES = new Set([4, 5, 134, 135]);
 const PLACEHOLDER = /\{(station|seconds|minutes|pulsetime)\}/g;
-/** Publish and exact-match subscribe topics: no wildcards. */
-const plainTopic = z
-  .string()
-  .min(1)
-  .regex(/^[^+#]+$/, 'a topic without the wildcards + and #');
+// Built on first use (core/zod-lazy.ts): a boot from the validated-config cache loads no zod.
+const configSchema = lazySchema((z) => {
+  /** Publish and exact-match subscribe topics: no wildcards. */
+  const plainTopic = z
+    .string()
+    .min(1)
+    .regex(/^[^+#]+$/, 'a topic without the wildcards + and #');
 
-const zoneCommandSchema = z.looseObject({
-  command_topic: plainTopic,
-  run_payload: z.string().default('ON'),
-  stop_payload: z.string().default('OFF'),
-  state_topic: plainTopic.nullish(),
-  state_on: z.string().default('ON'),
-  state_off: z.string().default('OFF'),
-  retain: z.boolean().default(false),
-});
+  const zoneCommandSchema = z.looseObject({
+    command_topic: plainTopic,
+    run_payload: z.string().default('ON'),
+    stop_payload: z.string().default('OFF'),
+    state_topic: plainTopic.nullish(),
+    state_on: z.string().default('ON'),
+    state_off: z.string().default('OFF'),
+    retain: z.boolean().default(false),
+  });
 
-const configSchema = z.looseObject({
-  broker_host: z.string().min(1),
-  broker_port: z.number().int().min(1).max(65535).default(1883),
-  username: z.string().nullish(),
-  /** A secret by its key name (redacted on read). */
-  password: z.string().nullish(),
-  /** Default `raincheck-<controller id>`. */
-  client_id: z.string().min(1).nullish(),
-  tls: z.boolean().default(false),
-  qos: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
-  timeout_s: z.number().int().min(1).max(60).default(10),
-  self_timed: z.boolean().default(false),
-  concurrent_zones: z.boolean().default(false),
-  zone_command_map: z.record(z.string(), zoneCommandSchema).default({}),
-  /** Absent: stopAll publishes every zone's stop payload. */
-  stop_all_topic: plainTopic.nullish(),
-  stop_all_payload: z.string().default('OFF'),
+  return z.looseObject({
+    broker_host: z.string().min(1),
+    broker_port: z.number().int().min(1).max(65535).default(1883),
+    username: z.string().nullish(),
+    /** A secret by its key name (redacted on read). */
+    password: z.string().nullish(),
+    /** Default `raincheck-<controller id>`. */
+    client_id: z.string().min(1).nullish(),
+    tls: z.boolean().default(false),
+    qos: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
+    timeout_s: z.number().int().min(1).max(60).default(10),
+    self_timed: z.boolean().default(false),
+    concurrent_zones: z.boolean().default(false),
+    zone_command_map: z.record(z.string(), zoneCommandSchema).default({}),
+    /** Absent: stopAll publishes every zone's stop payload. */
+    stop_all_topic: plainTopic.nullish(),
+    stop_all_payload: z.string().default('OFF'),
+  });
 });
 
 export type MqttCommandConfig = z.output<typeof configSchema>;
-type ZoneCommand = z.output<typeof zoneCommandSchema>;
+type ZoneCommand = MqttCommandConfig['zone_command_map'][string];
 
 interface ObservedState {
   running: boolean;
