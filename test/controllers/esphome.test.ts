@@ -5,6 +5,7 @@ import type { ControllerAdapter, StationBinding } from '../../server/src/control
 import { ManualClock } from '../../server/src/core/clock';
 import { EsphomePeer, type EsphomePeerOptions } from '../helpers/esphome-peer';
 import { refusedBaseUrl, rejection } from '../helpers/loopback-peer';
+import { httpFetch } from '../../server/src/core/http-fetch';
 
 /**
  * The ESPHome web_server adapter against a loopback device: switch and valve
@@ -43,7 +44,8 @@ function adapter(
     config: esphomeKind.configSchema.parse({ base_url: peer.baseUrl, ...overrides }),
     logger: pino({ level: 'silent' }),
     clock,
-    fetch,
+    // The service gives adapters its node:http fetch (main.ts).
+    fetch: httpFetch,
     stations,
     ha: null,
     notify: () => {},

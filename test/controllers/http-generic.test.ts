@@ -9,6 +9,7 @@ import { ControllerError } from '../../server/src/controllers/errors';
 import type { StationBinding } from '../../server/src/controllers/types';
 import { ManualClock } from '../../server/src/core/clock';
 import { json, LoopbackPeer, refusedBaseUrl, rejection, type PeerHandler } from '../helpers/loopback-peer';
+import { httpFetch } from '../../server/src/core/http-fetch';
 
 /**
  * The generic HTTP adapter against a loopback "board": what it sends (method,
@@ -58,7 +59,8 @@ function adapter(
     config: parsed,
     logger: pino({ level: 'silent' }),
     clock,
-    fetch,
+    // The service gives adapters its node:http fetch (main.ts).
+    fetch: httpFetch,
     stations,
     ha: null,
     notify: () => undefined,

@@ -9,6 +9,7 @@ import { ManualClock } from '../../server/src/core/clock';
 import { silentLogger, type Logger } from '../../server/src/core/logger';
 import { rejection } from '../helpers/loopback-peer';
 import { OPENDOOR_MD5, OpenSprinklerPeer } from '../helpers/opensprinkler-peer';
+import { httpFetch } from '../../server/src/core/http-fetch';
 
 /**
  * The OpenSprinkler adapter against the loopback device of
@@ -47,7 +48,8 @@ function adapter(
     config: parsed,
     logger,
     clock,
-    fetch,
+    // The service gives adapters its node:http fetch (main.ts).
+    fetch: httpFetch,
     stations: [],
     ha: null,
     notify: () => undefined,
@@ -374,7 +376,8 @@ describe('unknown-path answer of /ja', () => {
           config: parseConfig({ host: device.host, password_md5: OPENDOOR_MD5 }),
           logger: silentLogger(),
           clock,
-          fetch,
+          // The service gives adapters its node:http fetch (main.ts).
+          fetch: httpFetch,
           stations: [],
           ha: null,
           notify: () => undefined,

@@ -16,6 +16,7 @@ import {
   RachioPeer,
   type RachioPeerOptions,
 } from '../helpers/rachio-peer';
+import { httpFetch } from '../../server/src/core/http-fetch';
 
 /**
  * The Rachio adapter against a loopback Rachio cloud: commands, readback from
@@ -50,7 +51,7 @@ function adapter(
     config: parseConfig(overrides),
     logger: options.logger ?? pino({ level: 'silent' }),
     clock,
-    fetch: options.fetch ?? fetch,
+    fetch: options.fetch ?? httpFetch,
     stations: STATIONS,
     ha: null,
     notify: () => {},

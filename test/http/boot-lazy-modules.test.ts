@@ -65,6 +65,7 @@ jest.mock('../../server/src/notify/channels/email', () =>
 
 // Issue 27's examples: libraries and domains an idle demo has no use for.
 jest.mock('mqtt', () => mockCounted('mqtt', 'mqtt'));
+jest.mock('mqtt/lib/client', () => mockCounted('mqtt client', 'mqtt/lib/client'));
 jest.mock('nodemailer', () => mockCounted('nodemailer', 'nodemailer'));
 jest.mock('web-push', () => mockCounted('web-push', 'web-push'));
 jest.mock('zod', () => mockCounted('zod', 'zod'));

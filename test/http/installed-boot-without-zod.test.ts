@@ -30,6 +30,13 @@ function mockCounted(name: string, path: string): unknown {
   return jest.requireActual(path);
 }
 jest.mock('nodemailer', () => mockCounted('nodemailer', 'nodemailer'));
+// mqtt's own connect() and its WebSocket and SOCKS transports (core/mqtt-connect.ts builds the client alone).
+jest.mock('mqtt', () => mockCounted('mqtt connect()', 'mqtt'));
+let mockMqttClientLoads = 0;
+jest.mock('mqtt/lib/client', () => {
+  mockMqttClientLoads += 1;
+  return jest.requireActual('mqtt/lib/client');
+});
 jest.mock('web-push', () => mockCounted('web-push', 'web-push'));
 jest.mock('../../server/src/advisor/advisor', () =>
   mockCounted('advisor', '../../server/src/advisor/advisor'),
@@ -97,7 +104,7 @@ it('a restart on the unchanged config boots and serves reads without zod', async
  * The bench's realistic install (idle-rss-installed): an OpenSprinkler (its
  * kind's schema is built on first use, core/zod-lazy.ts), two notification
  * channels and an MQTT broker. Restarted on the validated file it serves
- * reads without zod, the mail library, web push, the advisor, the radar or
+ * reads without zod, mqtt's connect() and its unused transports, the mail library, web push, the advisor, the radar or
  * the schemas of controller kinds it does not use.
  */
 it('a realistic install restarts without zod or the modules it does not use', async () => {
@@ -118,6 +125,7 @@ it('a realistic install restarts without zod or the modules it does not use', as
       back_beds: { ...((INSTALLED.zones as JsonObject).back_beds as JsonObject), controller_id: 'os' },
     },
     notifications: {
+      mqtt: { host: '127.0.0.1', port: 9 },
       ntfy: { base_url: 'http://127.0.0.1:9', topic: 'raincheck-idle' },
       email: {
         smtp_host: '127.0.0.1',
@@ -137,14 +145,74 @@ it('a realistic install restarts without zod or the modules it does not use', as
     });
     mockZodLoads = 0;
     mockIdleLoads.length = 0;
+    mockMqttClientLoads = 0;
     const { port, service } = await boot({ dataDir, serviceOptions: BUILD });
     for (const p of ['/api/v1/health', '/api/v1/info', '/api/v1/config', '/api/v1/irrigation/snapshot']) {
       expect([p, (await fetch(`http://127.0.0.1:${port}${p}`)).status]).toEqual([p, 200]);
     }
     expect(service.config.current?.config.controllers.map((c) => c.kind)).toEqual(['opensprinkler']);
     expect(mockZodLoads).toBe(0);
+    expect(mockMqttClientLoads).toBe(1);
     expect(mockIdleLoads).toEqual([]);
   } finally {
     await peer.close();
   }
+});
+
+/**
+ * The http_generic and mqtt_command kinds build their config schema on first
+ * use too: an install driving them restarts on its validated file without zod.
+ */
+it('an install with http_generic and mqtt_command controllers restarts without zod', async () => {
+  const config: JsonObject = {
+    ...INSTALLED,
+    controllers: [
+      {
+        id: 'board',
+        kind: 'http_generic',
+        default: true,
+        enabled: true,
+        config: {
+          run: { url: 'http://127.0.0.1:9/run/{station}?s={seconds}', method: 'GET' },
+          stop: { url: 'http://127.0.0.1:9/stop/{station}', method: 'GET' },
+        },
+      },
+      {
+        id: 'relays',
+        kind: 'mqtt_command',
+        enabled: true,
+        config: {
+          broker_host: '127.0.0.1',
+          broker_port: 9,
+          timeout_s: 1,
+          zone_command_map: { '2': { command_topic: 'garden/relay2/set' } },
+        },
+      },
+    ],
+    zones: {
+      front_lawn: { ...((INSTALLED.zones as JsonObject).front_lawn as JsonObject), controller_id: 'board' },
+      back_beds: {
+        ...((INSTALLED.zones as JsonObject).back_beds as JsonObject),
+        controller_id: 'relays',
+        controller_station: '2',
+      },
+    },
+  };
+  const dataDir = makeDataDir();
+  await jest.isolateModulesAsync(async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { bootService } = require('../helpers/service') as typeof ServiceHelpers;
+    const first = await bootService({ dataDir, configToml: toToml(config), serviceOptions: BUILD });
+    await first.service.stop();
+  });
+  mockZodLoads = 0;
+  const { port, service } = await boot({ dataDir, serviceOptions: BUILD });
+  for (const p of ['/api/v1/health', '/api/v1/info', '/api/v1/irrigation/snapshot']) {
+    expect([p, (await fetch(`http://127.0.0.1:${port}${p}`)).status]).toEqual([p, 200]);
+  }
+  expect(service.config.current?.config.controllers.map((c) => c.kind)).toEqual([
+    'http_generic',
+    'mqtt_command',
+  ]);
+  expect(mockZodLoads).toBe(0);
 });

@@ -11,6 +11,7 @@ import {
   type HourlyEntry,
 } from '../../../server/src/forecast/types';
 import { json, LoopbackPeer, rejection, type PeerHandler } from '../../helpers/loopback-peer';
+import { httpFetch } from '../../../server/src/core/http-fetch';
 
 /**
  * MET Norway Locationforecast 2.0 `compact` against a loopback peer.
@@ -149,7 +150,7 @@ describe('MetNorwayProvider', () => {
   });
 
   const provider = (extra: { userAgent?: string; timeoutMs?: number } = {}) =>
-    new MetNorwayProvider({ id: 'met', baseUrl: peer.baseUrl, fetch: globalThis.fetch, clock, ...extra });
+    new MetNorwayProvider({ id: 'met', baseUrl: peer.baseUrl, fetch: httpFetch, clock, ...extra });
 
   it('asks the compact product with 4-decimal coordinates, whole-metre altitude and a User-Agent', async () => {
     await provider().fetch(OSLO);

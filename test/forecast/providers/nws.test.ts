@@ -18,6 +18,7 @@ import {
   type PeerReply,
   type SeenRequest,
 } from '../../helpers/loopback-peer';
+import { httpFetch } from '../../../server/src/core/http-fetch';
 
 /**
  * api.weather.gov forecast flow against a loopback peer.
@@ -188,7 +189,7 @@ describe('NwsForecastProvider', () => {
   });
 
   const provider = (extra: { userAgent?: string; timeoutMs?: number } = {}) =>
-    new NwsForecastProvider({ id: 'nws', baseUrl: peer.baseUrl, fetch: globalThis.fetch, clock, ...extra });
+    new NwsForecastProvider({ id: 'nws', baseUrl: peer.baseUrl, fetch: httpFetch, clock, ...extra });
 
   it('follows points -> forecastHourly and maps the real periods; no amounts, no ET0', async () => {
     const forecast = await provider().fetch(REQUEST);

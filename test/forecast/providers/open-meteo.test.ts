@@ -10,6 +10,7 @@ import {
   type HourlyEntry,
 } from '../../../server/src/forecast/types';
 import { json, LoopbackPeer, refusedBaseUrl, rejection, type PeerHandler } from '../../helpers/loopback-peer';
+import { httpFetch } from '../../../server/src/core/http-fetch';
 
 /**
  * Open-Meteo `/v1/forecast` against a loopback peer.
@@ -66,7 +67,7 @@ describe('OpenMeteoForecastProvider', () => {
     new OpenMeteoForecastProvider({
       id: 'om',
       baseUrl: peer.baseUrl,
-      fetch: globalThis.fetch,
+      fetch: httpFetch,
       clock,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
@@ -465,7 +466,7 @@ describe('OpenMeteoForecastProvider', () => {
       const p = new OpenMeteoForecastProvider({
         id: 'om',
         baseUrl: await refusedBaseUrl(),
-        fetch: globalThis.fetch,
+        fetch: httpFetch,
         clock,
       });
       const err = await rejection(p.fetch(REQUEST));

@@ -10,6 +10,7 @@ import type {
   SourceLocation,
   SourceSink,
 } from '../../../server/src/weather/source';
+import { httpFetch } from '../../../server/src/core/http-fetch';
 
 export {
   json,
@@ -88,7 +89,7 @@ export function makeContext(options: ContextOptions = {}): {
       ...options.location,
     },
     sink,
-    fetch: globalThis.fetch,
+    fetch: httpFetch,
   };
   return { ctx, sink, clock };
 }

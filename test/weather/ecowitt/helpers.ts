@@ -12,6 +12,7 @@ import type {
   SourceContext,
   SourceSink,
 } from '../../../server/src/weather/source';
+import { httpFetch } from '../../../server/src/core/http-fetch';
 
 export const FIXTURES = path.join(__dirname, 'fixtures');
 
@@ -86,7 +87,7 @@ export function makeContext(
     logger: silentLogger(),
     location: { lat: 30.4, lon: -97.7, elevationM: 200, timezone: TIMEZONE },
     sink,
-    fetch: globalThis.fetch,
+    fetch: httpFetch,
   };
   return { ctx, sink, clock };
 }

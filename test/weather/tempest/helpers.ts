@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ManualClock } from '../../../server/src/core/clock';
 import { silentLogger } from '../../../server/src/core/logger';
 import type { Reading, SourceBatch, SourceContext, SourceSink } from '../../../server/src/weather/source';
+import { httpFetch } from '../../../server/src/core/http-fetch';
 
 /**
  * The fixture lines (copied from the shared fixtures: real message formats,
@@ -49,7 +50,7 @@ export function makeContext(
     logger: silentLogger(),
     location: { lat: 40.7, lon: -74.0, elevationM: 10, timezone: options.timezone ?? 'America/New_York' },
     sink,
-    fetch: globalThis.fetch,
+    fetch: httpFetch,
   };
   return { ctx, sink, clock };
 }

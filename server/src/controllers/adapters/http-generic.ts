@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import { asControllerError, unsupported, type ControllerError } from '../errors';
 import { controllerCall, readJson, type ControllerCallOptions } from '../http-call';
@@ -49,68 +50,71 @@ const SAMPLE_VALUES: TemplateValues = { station: '1', ...durationValues(60) };
 /** Values at `running_pointer` that mean the valve is open (strings compared case-insensitively). */
 const RUNNING_WORDS = new Set(['on', 'open', 'running', 'true', '1']);
 
-const urlTemplate = z
-  .string()
-  .min(1)
-  .refine(
-    isHttpUrlTemplate,
-    'expected an http:// or https:// URL (placeholders {station}, {seconds}, {minutes}, {pulsetime})',
-  );
+// Built on first use (core/zod-lazy.ts): a boot from the validated-config cache loads no zod.
+const configSchema = lazySchema((z) => {
+  const urlTemplate = z
+    .string()
+    .min(1)
+    .refine(
+      isHttpUrlTemplate,
+      'expected an http:// or https:// URL (placeholders {station}, {seconds}, {minutes}, {pulsetime})',
+    );
 
-const actionSchema = z
-  .looseObject({
-    method: z.enum(METHODS).default('POST'),
+  const actionSchema = z
+    .looseObject({
+      method: z.enum(METHODS).default('POST'),
+      url: urlTemplate,
+      body: z.string().nullish(),
+      content_type: z.string().min(1).default('application/json'),
+    })
+    .superRefine((action, issues) => {
+      if (action.body == null) return;
+      if (action.method === 'GET') {
+        issues.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body' });
+      } else if (isJsonContentType(action.content_type) && !rendersJson(action.body)) {
+        issues.addIssue({
+          code: 'custom',
+          path: ['body'],
+          message: 'the body is not valid JSON once its placeholders are filled in (quote "{station}")',
+        });
+      }
+    });
+
+  const statusSchema = z.looseObject({
     url: urlTemplate,
-    body: z.string().nullish(),
-    content_type: z.string().min(1).default('application/json'),
-  })
-  .superRefine((action, issues) => {
-    if (action.body == null) return;
-    if (action.method === 'GET') {
-      issues.addIssue({ code: 'custom', path: ['body'], message: 'a GET request cannot carry a body' });
-    } else if (isJsonContentType(action.content_type) && !rendersJson(action.body)) {
-      issues.addIssue({
-        code: 'custom',
-        path: ['body'],
-        message: 'the body is not valid JSON once its placeholders are filled in (quote "{station}")',
-      });
-    }
+    method: z.enum(METHODS).default('GET'),
+    running_pointer: z
+      .string()
+      .regex(/^(\/.*)?$/, 'expected a JSON Pointer such as "/zones/{station}/running"'),
+    remaining_pointer: z
+      .string()
+      .regex(/^(\/.*)?$/, 'expected a JSON Pointer such as "/zones/{station}/remaining"')
+      .nullish(),
   });
 
-const statusSchema = z.looseObject({
-  url: urlTemplate,
-  method: z.enum(METHODS).default('GET'),
-  running_pointer: z
-    .string()
-    .regex(/^(\/.*)?$/, 'expected a JSON Pointer such as "/zones/{station}/running"'),
-  remaining_pointer: z
-    .string()
-    .regex(/^(\/.*)?$/, 'expected a JSON Pointer such as "/zones/{station}/remaining"')
-    .nullish(),
-});
-
-const configSchema = z.looseObject({
-  run: actionSchema,
-  stop: actionSchema,
-  /** Absent: stop every bound station one by one. */
-  stop_all: actionSchema.nullish(),
-  /** Absent: fire-and-forget (no state readback). */
-  status: statusSchema.nullish(),
-  /** Sent as `Authorization: Bearer ...`; the key name marks it as a secret (redacted). */
-  bearer_token: z.string().min(1).nullish(),
-  /** Static headers sent with every request (not redacted: put credentials in bearer_token). */
-  headers: z.record(z.string(), z.string()).nullish(),
-  timeout_s: z.number().int().min(1).max(60).default(10),
-  poll_interval_s: z.number().int().min(2).max(3600).default(10),
-  concurrent_zones: z.boolean().default(false),
-  /** True: the board closes the valve after {seconds}. False: the service sends `stop` at the end. */
-  self_timed: z.boolean().default(true),
-  zone_map: z.record(z.string(), z.union([z.string(), z.number()])).nullish(),
+  return z.looseObject({
+    run: actionSchema,
+    stop: actionSchema,
+    /** Absent: stop every bound station one by one. */
+    stop_all: actionSchema.nullish(),
+    /** Absent: fire-and-forget (no state readback). */
+    status: statusSchema.nullish(),
+    /** Sent as `Authorization: Bearer ...`; the key name marks it as a secret (redacted). */
+    bearer_token: z.string().min(1).nullish(),
+    /** Static headers sent with every request (not redacted: put credentials in bearer_token). */
+    headers: z.record(z.string(), z.string()).nullish(),
+    timeout_s: z.number().int().min(1).max(60).default(10),
+    poll_interval_s: z.number().int().min(2).max(3600).default(10),
+    concurrent_zones: z.boolean().default(false),
+    /** True: the board closes the valve after {seconds}. False: the service sends `stop` at the end. */
+    self_timed: z.boolean().default(true),
+    zone_map: z.record(z.string(), z.union([z.string(), z.number()])).nullish(),
+  });
 });
 
 export type HttpGenericConfig = z.output<typeof configSchema>;
-type ActionConfig = z.output<typeof actionSchema>;
-type StatusConfig = z.output<typeof statusSchema>;
+type ActionConfig = HttpGenericConfig['run'];
+type StatusConfig = NonNullable<HttpGenericConfig['status']>;
 
 interface TemplateValues extends DurationValues {
   station: string;

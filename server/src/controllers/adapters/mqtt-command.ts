@@ -1,7 +1,9 @@
 import { carriesDuration, durationValues } from '../run-duration';
 import type { IClientOptions, MqttClient } from 'mqtt';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
+import { connectMqtt } from '../../core/mqtt-connect';
 import { asControllerError, authFailed, unreachable, unsupported, type ControllerError } from '../errors';
 import type {
   AdapterContext,
@@ -48,43 +50,46 @@ const CONFIRM_WITHIN_S = 5;
 /** CONNACK codes for refused credentials: MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135). */
 const AUTH_REFUSED_CODES = new Set([4, 5, 134, 135]);
 const PLACEHOLDER = /\{(station|seconds|minutes|pulsetime)\}/g;
-/** Publish and exact-match subscribe topics: no wildcards. */
-const plainTopic = z
-  .string()
-  .min(1)
-  .regex(/^[^+#]+$/, 'a topic without the wildcards + and #');
+// Built on first use (core/zod-lazy.ts): a boot from the validated-config cache loads no zod.
+const configSchema = lazySchema((z) => {
+  /** Publish and exact-match subscribe topics: no wildcards. */
+  const plainTopic = z
+    .string()
+    .min(1)
+    .regex(/^[^+#]+$/, 'a topic without the wildcards + and #');
 
-const zoneCommandSchema = z.looseObject({
-  command_topic: plainTopic,
-  run_payload: z.string().default('ON'),
-  stop_payload: z.string().default('OFF'),
-  state_topic: plainTopic.nullish(),
-  state_on: z.string().default('ON'),
-  state_off: z.string().default('OFF'),
-  retain: z.boolean().default(false),
-});
+  const zoneCommandSchema = z.looseObject({
+    command_topic: plainTopic,
+    run_payload: z.string().default('ON'),
+    stop_payload: z.string().default('OFF'),
+    state_topic: plainTopic.nullish(),
+    state_on: z.string().default('ON'),
+    state_off: z.string().default('OFF'),
+    retain: z.boolean().default(false),
+  });
 
-const configSchema = z.looseObject({
-  broker_host: z.string().min(1),
-  broker_port: z.number().int().min(1).max(65535).default(1883),
-  username: z.string().nullish(),
-  /** A secret by its key name (redacted on read). */
-  password: z.string().nullish(),
-  /** Default `raincheck-<controller id>`. */
-  client_id: z.string().min(1).nullish(),
-  tls: z.boolean().default(false),
-  qos: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
-  timeout_s: z.number().int().min(1).max(60).default(10),
-  self_timed: z.boolean().default(false),
-  concurrent_zones: z.boolean().default(false),
-  zone_command_map: z.record(z.string(), zoneCommandSchema).default({}),
-  /** Absent: stopAll publishes every zone's stop payload. */
-  stop_all_topic: plainTopic.nullish(),
-  stop_all_payload: z.string().default('OFF'),
+  return z.looseObject({
+    broker_host: z.string().min(1),
+    broker_port: z.number().int().min(1).max(65535).default(1883),
+    username: z.string().nullish(),
+    /** A secret by its key name (redacted on read). */
+    password: z.string().nullish(),
+    /** Default `raincheck-<controller id>`. */
+    client_id: z.string().min(1).nullish(),
+    tls: z.boolean().default(false),
+    qos: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
+    timeout_s: z.number().int().min(1).max(60).default(10),
+    self_timed: z.boolean().default(false),
+    concurrent_zones: z.boolean().default(false),
+    zone_command_map: z.record(z.string(), zoneCommandSchema).default({}),
+    /** Absent: stopAll publishes every zone's stop payload. */
+    stop_all_topic: plainTopic.nullish(),
+    stop_all_payload: z.string().default('OFF'),
+  });
 });
 
 export type MqttCommandConfig = z.output<typeof configSchema>;
-type ZoneCommand = z.output<typeof zoneCommandSchema>;
+type ZoneCommand = MqttCommandConfig['zone_command_map'][string];
 
 interface ObservedState {
   running: boolean;
@@ -144,7 +149,7 @@ export class MqttCommandController implements ControllerAdapter {
   /** Connects and subscribes; waits for the first attempt (at most timeout_s) but never throws. */
   async start(): Promise<void> {
     if (this.client) return;
-    const client = loadMqtt().connect(this.clientOptions());
+    const client = connectMqtt(this.clientOptions());
     this.client = client;
     // A stopped client's late events are ignored (its error listener stays so none is unhandled).
     const whileCurrent =
@@ -442,9 +447,3 @@ export const mqttCommandKind: ControllerKindDefinition<MqttCommandConfig> = {
   parseStation: () => false,
   create: (ctx) => new MqttCommandController(ctx),
 };
-
-/** The MQTT client library loads only when an mqtt_command controller starts (it is large for an idle service). */
-function loadMqtt(): typeof import('mqtt') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('mqtt') as typeof import('mqtt');
-}

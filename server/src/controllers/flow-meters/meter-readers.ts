@@ -1,5 +1,6 @@
 import type { MqttClient } from 'mqtt';
 import type { Logger } from '../../core/logger';
+import { connectMqtt } from '../../core/mqtt-connect';
 import type { HaServices } from '../types';
 
 /**
@@ -86,10 +87,8 @@ export class MqttTopicReader implements MeterReader {
       return;
     }
     const { host, port, tls, username, password } = this.broker;
-    // The MQTT client library loads only when a meter uses it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mqtt = require('mqtt') as typeof import('mqtt');
-    const client = mqtt.connect({
+    // The MQTT client library loads only when a meter uses it (core/mqtt-connect.ts).
+    const client = connectMqtt({
       host,
       port,
       protocol: tls ? 'mqtts' : 'mqtt',

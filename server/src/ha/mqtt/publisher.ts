@@ -6,6 +6,7 @@ import type { SubsystemStatus } from '../../core/health';
 import type { Module } from '../../core/lifecycle';
 import type { Logger } from '../../core/logger';
 import { REPOSITORY } from '../../core/version';
+import { connectMqtt } from '../../core/mqtt-connect';
 import type { ActionExecutor } from '../../irrigation/action-executor';
 import { entityCatalog } from '../entities/catalog';
 import type { CatalogView, EntityDescriptor } from '../entities/descriptor';
@@ -159,7 +160,7 @@ export class MqttPublisher implements Module {
       { host, port, tls, origin, publish, subscribe, discovery_prefix: discoveryPrefix },
       'connecting to the MQTT broker',
     );
-    const client = loadMqtt().connect(this.clientOptions(settings, this.topics));
+    const client = connectMqtt(this.clientOptions(settings, this.topics));
     this.client = client;
     const whileCurrent =
       <A extends unknown[]>(handler: (...args: A) => void) =>
@@ -441,10 +442,4 @@ function withinMs(promise: Promise<unknown>, ms: number): Promise<boolean> {
     };
     promise.then(settled, settled);
   });
-}
-
-/** The MQTT client library loads only when a broker is configured (it is large for an idle service). */
-function loadMqtt(): typeof import('mqtt') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('mqtt') as typeof import('mqtt');
 }
