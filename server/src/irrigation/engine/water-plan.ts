@@ -296,7 +296,7 @@ export function planZone(
       uncapped_seconds: watering ? sized.uncapped_seconds : 0,
     });
 
-    // project to the next day: forecast ET0, bias-scaled forecast rain, planned (not applied) water
+    // project to the next day: forecast ET0, the forecast rain the policy counts, planned (not applied) water
     if (d < planDays - 1) {
       const et = ctx.et0_by_date.get(date) ?? {
         date_local: date,
@@ -304,7 +304,7 @@ export function planZone(
         method: null,
         reason: 'no entry',
       };
-      const rainMm = ctx.forecast_rain_mm.get(date) ?? null;
+      const rainMm = projectedRainMm(c, date);
       const net = unrunToday ? 0 : netIrrigationMm(seconds, z.precip_rate_mm_hr, eff);
       const s = projectDay(
         z,
@@ -453,6 +453,18 @@ function soilTodayOf(
           ? null
           : code,
   };
+}
+
+/**
+ * The forecast rain a projected day counts: the bias-scaled amount at the
+ * forecast's skill, and none for a soil zone that cannot afford to wait for
+ * it (the plan then shows the session that waters it, as the policy will).
+ */
+function projectedRainMm(c: DayCase, date: string): number | null {
+  const mm = c.ctx.forecast_rain_mm.get(date) ?? null;
+  if (mm === null) return null;
+  if (c.afford !== null && !c.afford.affordable) return 0;
+  return mm * c.ctx.skill.factor;
 }
 
 /** The policy's range rule: a range opened by missing evidence that could pass the allowance is due. */
