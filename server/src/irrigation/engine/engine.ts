@@ -2,7 +2,8 @@ import type { Et0Method } from '../../agronomy/et0';
 import { unitSystemOf, wording } from '../../core/units/quantities';
 import type { DailyWeather } from '../../store/weather-days';
 import { rainSourceOf } from '../../weather-record/types';
-import { et0OfRecord, type RecordEt0 } from '../soil/et0-of-day';
+import { type RecordEt0 } from '../soil/et0-of-day';
+import { bandedEt0OfRecord } from '../soil/et0-bridge';
 import { isWeekdayAllowed } from '../schedule/restrictions';
 import { weekdayOf } from '../schedule/local-date';
 import { pastWeather } from './fallback-record';
@@ -198,7 +199,13 @@ export function buildContext(input: EngineInput): EngineContext {
   const record_et0 = new Map<string, RecordEt0>();
   const site = { lat, elevation_m: elevation };
   for (const date of past_dates) {
-    const e = et0OfRecord(weather_days.get(date), date, method, site);
+    const e = bandedEt0OfRecord(
+      date,
+      (d) => weather_days.get(d),
+      (d, n) => cal.addDays(d, n),
+      method,
+      site,
+    );
     record_et0.set(date, e);
     et0_by_date.set(date, { date_local: date, et0_mm: e.et0_mm, method: e.method, reason: e.reason });
   }

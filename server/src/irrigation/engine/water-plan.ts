@@ -824,6 +824,7 @@ const RANGE_WHY: Record<string, string> = {
   start_unknown: 'nothing has proven the root zone full since',
   rain_unknown: 'rain unknown since',
   et0_unknown: 'ET0 unknown since',
+  et0_estimated: 'ET0 estimated from bridged inputs since',
   irrigation_unknown: 'irrigation amount unknown since',
 };
 
