@@ -27,6 +27,7 @@ import type { RainEvidence } from './soil-model';
 import type { EngineInput, EngineOutput } from './types';
 import {
   forecastSkill,
+  withLeadSkill,
   NO_FORECAST_LOW_DAYS,
   SKILL_LOOKBACK_DAYS,
   type Promise as RainPromise,
@@ -255,7 +256,12 @@ export function buildContext(input: EngineInput): EngineContext {
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
     forecast_present,
-    skill: forecastSkill(recordedPromises(input, cal.today), (date) => past_rain.get(date)?.rain_mm ?? null),
+    skill: withLeadSkill(
+      forecastSkill(recordedPromises(input, cal.today), (date) => past_rain.get(date)?.rain_mm ?? null),
+      input.archiveSkill ?? null,
+      input.bias.multiplier,
+      dates.length,
+    ),
     // The config has no restriction rules yet: every weekday is allowed.
     allowed_days: allowedDays,
     allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),
