@@ -84,6 +84,7 @@ import { AnomalyService } from './irrigation/anomalies/anomaly-service';
 import type { Advisor } from './advisor/advisor';
 import { collectSecretValues } from './config/secrets';
 import { deploymentTimezone } from './irrigation/history/deployment-zone';
+import { restrictionGateOf } from './irrigation/dispatch/restriction-source';
 import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
 import { API_PREFIX, API_VERSION, REPOSITORY, SERVICE_VERSION } from './core/version';
 import { ControllerManager } from './controllers/controller-manager';
@@ -343,6 +344,11 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     zoneConfig,
     state,
     meter: flow,
+    restrictions: restrictionGateOf({
+      config: () => config.current?.config,
+      runs: store?.runs ?? null,
+      timezone: () => siteTimezone(),
+    }),
   });
   const observer = new RunObserver({
     bus,

@@ -10,6 +10,7 @@ import { FlowMonitor } from '../../server/src/irrigation/flow/flow-monitor';
 import type { ZoneRoute } from '../../server/src/irrigation/dispatch/driver';
 import { RunObserver } from '../../server/src/irrigation/dispatch/observer';
 import { RunLedger } from '../../server/src/irrigation/dispatch/run-ledger';
+import { restrictionGateOf } from '../../server/src/irrigation/dispatch/restriction-source';
 import { isWateringEvidence, unionIntervals } from '../../server/src/irrigation/engine/applied-water';
 import type { StoredRun } from '../../server/src/store/runs';
 import type { Store } from '../../server/src/store/store';
@@ -22,6 +23,7 @@ import type { Store } from '../../server/src/store/store';
  * `tick` for what is due at the current time.
  */
 
+export const RIG_TIMEZONE = 'America/New_York';
 export const RIG_T0_MS = Date.UTC(2026, 6, 15, 9, 0, 0);
 export const RIG_T0 = RIG_T0_MS / 1000;
 
@@ -32,6 +34,8 @@ export interface RigOptions {
   flow?: boolean;
   /** The clock the peers already follow; a fresh one at T0 otherwise. */
   clock?: ManualClock;
+  /** `[[restrictions]]` rules, gating every run as main.ts wires them (time zone America/New_York). */
+  restrictions?: Record<string, unknown>[];
 }
 
 export interface DispatchRig {
@@ -64,6 +68,7 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     deployment: { location: { lat: 40.7, lon: -74 } },
     controllers: options.controllers,
     zones: options.zones,
+    restrictions: options.restrictions ?? [],
   });
   const seen = new Map<string, unknown[]>();
   const record = (name: string) => (payload: unknown) => seen.set(name, [...(seen.get(name) ?? []), payload]);
@@ -124,6 +129,11 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     zoneConfig,
     state: store.controls,
     meter,
+    restrictions: restrictionGateOf({
+      config: () => config,
+      runs: store.runs,
+      timezone: () => RIG_TIMEZONE,
+    }),
   });
   const observer = new RunObserver({
     bus,

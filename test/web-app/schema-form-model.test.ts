@@ -95,6 +95,7 @@ describe('describeSchema on the served config schema', () => {
       llm: 'object',
       notifications: 'object',
       engine: 'object',
+      restrictions: 'array',
       auth: 'object',
     });
     expect(root.properties.find((p) => p.key === 'schema_version')?.required).toBe(true);

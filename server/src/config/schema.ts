@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { z } from 'zod';
 import { lazySchema, once, zod, type ZodNamespace } from '../core/zod-lazy';
+import { restrictionRuleShape } from './restriction-rule';
 
 /**
  * The whole config document (spec 2.6), one zod schema. TOML on disk, JSON on
@@ -304,6 +305,8 @@ function buildSchemas(z: ZodNamespace) {
       .nullish(),
   });
 
+  const restrictionRuleSchema = restrictionRuleShape(z);
+
   const engineSchema = z.strictObject({
     capture_efficiency: z.number().gt(0).max(1).default(0.7),
     session_rain_defer_in: z.number().min(0).max(10).default(0.1),
@@ -318,7 +321,7 @@ function buildSchemas(z: ZodNamespace) {
     field_source_chains: z.record(z.string(), z.array(z.string())).default({}),
     /** The saved forecast provider pin (a source id), null = automatic. */
     forecast_provider: z.string().nullish(),
-    /** Weekdays local watering rules allow; absent allows every day. */
+    /** Legacy weekday rules (before `[[restrictions]]`); still read, moved to `restrictions` on the next save. */
     restrictions: restrictionsSchema.nullish(),
     /** Days of sensor readings kept for /weather/history and /weather/readings. */
     history_retention_days: z.number().int().min(1).max(3650).default(90),
@@ -353,6 +356,8 @@ function buildSchemas(z: ZodNamespace) {
     llm: llmSchema.optional(),
     notifications: notificationsSchema.default({}),
     engine: engineSchema.default(engineSchema.parse({})),
+    /** The water utility's rules (config/restriction-rule.ts): all of them apply to every run. */
+    restrictions: z.array(restrictionRuleSchema).default([]),
     auth: authSchema.default(authSchema.parse({})),
   });
 
@@ -368,6 +373,7 @@ function buildSchemas(z: ZodNamespace) {
     notificationsSchema,
     skipRulesSchema,
     restrictionsSchema,
+    restrictionRuleSchema,
     engineSchema,
     authSchema,
     configSchema,
@@ -387,6 +393,7 @@ export const llmSchema = lazySchema(() => schemas().llmSchema);
 export const notificationsSchema = lazySchema(() => schemas().notificationsSchema);
 export const skipRulesSchema = lazySchema(() => schemas().skipRulesSchema);
 export const restrictionsSchema = lazySchema(() => schemas().restrictionsSchema);
+export const restrictionRuleSchema = lazySchema(() => schemas().restrictionRuleSchema);
 export const engineSchema = lazySchema(() => schemas().engineSchema);
 export const authSchema = lazySchema(() => schemas().authSchema);
 export const configSchema = lazySchema(() => schemas().configSchema);
@@ -396,6 +403,7 @@ export type RaincheckConfig = z.output<typeof configSchema>;
 export type ZoneConfig = z.output<typeof zoneSchema>;
 export type SourceEntry = z.output<typeof sourceSchema>;
 export type ControllerEntry = z.output<typeof controllerSchema>;
+export type RestrictionRule = z.output<typeof restrictionRuleSchema>;
 export type FlowMeterConfig = z.output<typeof flowMeterSchema>;
 
 /** A DNS name (labels of letters, digits and inner hyphens), optionally `*.` for every subdomain. */

@@ -6,6 +6,7 @@ import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './js
 import { meterBindings } from './flow-meter-binding';
 import { controllerKind, sourceKind } from './kinds';
 import { restrictionAllowedDays } from './restrictions';
+import { checkRestrictionRules } from './restriction-checks';
 import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
 
 /**
@@ -267,6 +268,8 @@ function checkReferences(
       message: 'these watering restrictions together allow no weekday; nothing could ever water',
     });
   }
+
+  checkRestrictionRules(config.restrictions, errors);
 
   const sourceIds = new Set(config.sources.map((s) => s.id));
   const pinned: [string, string][] = [

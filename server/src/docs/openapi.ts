@@ -281,6 +281,23 @@ const SUCCESS: Record<string, [string, Json]> = {
   ],
 };
 
+/** Error answers worth naming beyond the shared `default`: status -> the codes it carries. */
+const ERRORS: Record<string, Record<string, string>> = {
+  'POST /irrigation/action': {
+    '409':
+      'controller_busy; restricted_day, restricted_hours, restriction_daily_limit (the watering restrictions forbid the run now, docs/configuration.md)',
+  },
+};
+
+function namedErrors(key: string): Json {
+  return Object.fromEntries(
+    Object.entries(ERRORS[key] ?? {}).map(([status, codes]) => [
+      status,
+      { $ref: '#/components/responses/Error', description: `codes: ${codes}` },
+    ]),
+  );
+}
+
 /** `/api/v1/auth/tokens/:id` -> `/api/v1/auth/tokens/{id}` and its parameter names. */
 function openApiPath(url: string): { path: string; params: string[] } {
   const params: string[] = [];
@@ -349,6 +366,7 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
         [status]: schema
           ? { description: 'OK', content: { 'application/json': { schema } } }
           : { description: 'OK' },
+        ...namedErrors(key),
         default: { $ref: '#/components/responses/Error' },
       },
     };

@@ -6,6 +6,7 @@ import type { Logger } from '../../core/logger';
 import type { JsonValue } from '../../store/json';
 import type { RunSource } from '../../store/runs';
 import type { StopAllResult, StopScope, ValveDriver, ZoneRoute } from './driver';
+import type { GateVerdict } from '../schedule/restriction-gate';
 import { DispatchError, routeOrThrow } from './dispatch-error';
 import { JobTally } from './job-tally';
 import {
@@ -102,7 +103,12 @@ export interface DispatcherDeps {
   zoneConfig: (zone: string) => ZoneConfig | undefined;
   state: KeyValue | null;
   meter?: RunMeter | null;
+  /** The watering restrictions' word on each run (schedule/restriction-gate.ts); absent allows all. */
+  restrictions?: RestrictionGate | null;
 }
+
+/** Asked before every run with the zone, the seconds wanted and now (epoch seconds). */
+export type RestrictionGate = (zone: string, seconds: number, now: number) => GateVerdict;
 
 export const HEARTBEAT_KEY = 'dispatch.heartbeat_epoch';
 /** Bounds how much open time a crash can leave unproven. */
@@ -160,7 +166,11 @@ export class Dispatcher {
    */
   async run(request: RunRequest): Promise<StartedRun> {
     const route = routeOrThrow(this.deps.driver.route(request.zone));
-    const seconds = Math.min(RUN_SECONDS_MAX, Math.max(1, Math.round(request.seconds)));
+    const asked = Math.min(RUN_SECONDS_MAX, Math.max(1, Math.round(request.seconds)));
+    const gate = this.deps.restrictions?.(request.zone, asked, this.now()) ?? null;
+    // Local law binds every run, forced or not: 409 with the restriction's code.
+    if (gate && !gate.ok) throw new DispatchError(409, gate.code, gate.message);
+    const seconds = gate ? gate.seconds : asked;
     this.refuseWhenControllerBusy(route);
     const previous = this.active.get(request.zone);
     if (previous) {
@@ -180,6 +190,7 @@ export class Dispatcher {
       controller_id: route.controller_id,
       cycle_index: request.cycle?.index ?? null,
       cycle_count: request.cycle?.count ?? null,
+      note: gate?.note ?? null,
     });
     try {
       await this.deps.driver.run(route, seconds);

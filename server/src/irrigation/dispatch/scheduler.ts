@@ -184,7 +184,10 @@ export class Scheduler implements Module {
       return end === 'completed' ? 'completed' : 'dropped';
     } catch (err) {
       if (err instanceof DispatchError && err.code === 'controller_busy') return 'retry';
-      if (err instanceof DispatchError) this.skip(job.zone, date, `no_route: ${err.message}`, false);
+      if (err instanceof DispatchError) {
+        const why = err.code === 'zone_unbound' ? 'no_route' : err.code;
+        this.skip(job.zone, date, `${why}: ${err.message}`, false);
+      }
       this.begun.add(sessionId(date, job.zone));
       this.log.warn({ zone: job.zone, err: errorText(err) }, 'scheduled run failed');
       return 'dropped';

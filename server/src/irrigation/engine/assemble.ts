@@ -73,7 +73,8 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     timezone: ctx.timezone,
     location: { lat: ctx.lat, lon: ctx.lon },
     plannedSecondsByDay: totalByDay,
-    allowedWeekdays: ctx.allowed_days,
+    // [] would mean "every day" to nextRun; a drought ban that allows none says so with no valid weekday.
+    allowedWeekdays: ctx.allowed_days.length > 0 ? ctx.allowed_days : [-1],
     minTempFByDay: minTempByDay,
     minTempThresholdF: ctx.rules.min_temp_f,
   });

@@ -8,6 +8,7 @@ import type { RainEvidence } from './soil-model';
 import type { EngineInput } from './types';
 import type { DailyWeather } from '../../store/weather-days';
 import type { RecordEt0 } from '../soil/et0-of-day';
+import type { DayCaps } from '../schedule/restriction-calendar';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
 export interface EngineContext {
@@ -48,5 +49,10 @@ export interface EngineContext {
   /** Next-24-hour forecast rain, mm, unscaled; null when any hour lacks an amount. */
   next24h_rain_mm: number | null;
   bias: { multiplier: number; sample_count: number; trained: boolean };
+  /** Weekdays of the allowed plan dates (spec `restriction_allowed_days`); [] when none is allowed. */
   allowed_days: number[];
+  /** Why each forbidden plan date is forbidden (the rule and its words). */
+  restriction_why: Map<string, string>;
+  /** Today's per-zone minute caps from the restrictions. */
+  restriction_caps_today: DayCaps;
 }

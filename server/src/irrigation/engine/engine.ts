@@ -3,11 +3,9 @@ import { unitSystemOf, wording } from '../../core/units/quantities';
 import type { DailyWeather } from '../../store/weather-days';
 import { rainSourceOf } from '../../weather-record/types';
 import { et0OfRecord, type RecordEt0 } from '../soil/et0-of-day';
-import { isWeekdayAllowed } from '../schedule/restrictions';
-import { weekdayOf } from '../schedule/local-date';
 import { pastWeather } from './fallback-record';
 import { effectiveSkipRules } from '../controls/controls-store';
-import { restrictionAllowedDays } from '../schedule/restrictions';
+import { restrictionContext, withRestrictionCaps } from '../schedule/restriction-plan';
 import { runWindow } from '../schedule/run-window';
 import { localCalendar } from '../skip/local-days';
 import { indexDaily, rainOverInterval, HOUR_S } from '../skip/rain-evidence';
@@ -38,7 +36,7 @@ import { resolveZones } from './zone-inputs';
  */
 export function computeIrrigation(input: EngineInput): EngineOutput {
   const ctx = buildContext(input);
-  const zones = resolveZones(input.config);
+  const zones = withRestrictionCaps(resolveZones(input.config), ctx.restriction_caps_today);
   const ledgers = new Map<string, ZoneLedger>(
     zones.map((z) => [z.slug, zoneLedger(z.slug, input.runs, ctx.cal, z.config.area_sqft ?? null)]),
   );
@@ -203,7 +201,6 @@ export function buildContext(input: EngineInput): EngineContext {
       v === null || v === undefined || !Number.isFinite(v) || v < 0 ? null : v * 25.4 * input.bias.multiplier,
     );
   }
-  const allowedDays = restrictionAllowedDays(input.config.engine.restrictions ?? null);
   const next24 = rainOverInterval(input.forecast.hourly, input.nowEpoch, input.nowEpoch + 24 * HOUR_S).value;
 
   return {
@@ -230,9 +227,7 @@ export function buildContext(input: EngineInput): EngineContext {
     forecast_rain_mm,
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
-    // The config has no restriction rules yet: every weekday is allowed.
-    allowed_days: allowedDays,
-    allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),
+    ...restrictionContext(cfg, dates),
   };
 }
 

@@ -286,7 +286,7 @@ export function planZone(
       reason = `not a session day (sessions every ${weekly.budget.session_spacing_days} day(s))`;
     } else if (!ctx.allowed_dates.has(date)) {
       code = 'restricted_day';
-      reason = `watering restrictions do not allow ${date}`;
+      reason = ctx.restriction_why.get(date) ?? `watering restrictions do not allow ${date}`;
     } else if (
       !forced &&
       verdict.verdict !== 'water' &&

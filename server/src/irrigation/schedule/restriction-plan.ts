@@ -1,0 +1,57 @@
+import type { RaincheckConfig } from '../../config/schema';
+import type { ResolvedZone } from '../engine/zone-inputs';
+import {
+  allowedWeekdaysOf,
+  dayCaps,
+  dayVerdict,
+  restrictionRulesOf,
+  type DayCaps,
+} from './restriction-calendar';
+
+/**
+ * The restrictions as the engine's plan reads them (engine/context.ts): which
+ * plan dates are allowed and why the others are not, and today's minute caps.
+ */
+export function restrictionContext(
+  config: Pick<RaincheckConfig, 'restrictions' | 'engine'>,
+  dates: readonly string[],
+): {
+  allowed_dates: Set<string>;
+  allowed_days: number[];
+  restriction_why: Map<string, string>;
+  restriction_caps_today: DayCaps;
+} {
+  const rules = restrictionRulesOf(config);
+  const allowed = new Set<string>();
+  const why = new Map<string, string>();
+  for (const date of dates) {
+    const verdict = dayVerdict(rules, date);
+    if (verdict.allowed) allowed.add(date);
+    else why.set(date, verdict.why as string);
+  }
+  const today = dates[0];
+  return {
+    allowed_dates: allowed,
+    allowed_days: allowedWeekdaysOf(rules, dates),
+    restriction_why: why,
+    restriction_caps_today:
+      today === undefined
+        ? { max_minutes_per_day: null, max_minutes_per_session: null }
+        : dayCaps(rules, today),
+  };
+}
+
+/**
+ * The plan never asks for more than dispatch will give: a zone's run ceiling
+ * (`max_run_minutes`, 60 when unset) is lowered to today's tightest
+ * restriction cap (per day or per session, whichever is less), so the rest of
+ * a deficit carries into the next session like any capped run.
+ */
+export function withRestrictionCaps(zones: ResolvedZone[], caps: DayCaps): ResolvedZone[] {
+  const caps_ = [caps.max_minutes_per_day, caps.max_minutes_per_session].filter(
+    (c): c is number => c !== null,
+  );
+  if (caps_.length === 0) return zones;
+  const cap = Math.min(...caps_);
+  return zones.map((z) => ((z.max_run_minutes ?? 60) <= cap ? z : { ...z, max_run_minutes: cap }));
+}
