@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import type { z } from 'zod';
 import { lazySchema, once, zod, type ZodNamespace } from '../core/zod-lazy';
 import { restrictionRuleShape } from './restriction-rule';
+import { runWindowShape } from './run-window-config';
 
 /**
  * The whole config document (spec 2.6), one zod schema. TOML on disk, JSON on
@@ -76,6 +77,8 @@ function buildSchemas(z: ZodNamespace) {
     elevation_m: z.number().min(-500).max(9000).nullish(),
   });
 
+  const runWindowSchema = runWindowShape(z);
+
   const deploymentSchema = z.strictObject({
     location: locationSchema,
     units: z.enum(['imperial', 'metric']).default('imperial'),
@@ -83,6 +86,8 @@ function buildSchemas(z: ZodNamespace) {
     display_name: optionalText,
     /** Deprecated (spec 9.6): read by nothing, accepted so old files still load. */
     shadow_native: z.unknown().optional(),
+    /** When the night's run happens (config/run-window-config.ts); absent finishes by sunrise. */
+    run_window: runWindowSchema.nullish(),
   });
 
   const featuresSchema = z.strictObject({
@@ -374,6 +379,7 @@ function buildSchemas(z: ZodNamespace) {
     skipRulesSchema,
     restrictionsSchema,
     restrictionRuleSchema,
+    runWindowSchema,
     engineSchema,
     authSchema,
     configSchema,
@@ -394,6 +400,7 @@ export const notificationsSchema = lazySchema(() => schemas().notificationsSchem
 export const skipRulesSchema = lazySchema(() => schemas().skipRulesSchema);
 export const restrictionsSchema = lazySchema(() => schemas().restrictionsSchema);
 export const restrictionRuleSchema = lazySchema(() => schemas().restrictionRuleSchema);
+export const runWindowSchema = lazySchema(() => schemas().runWindowSchema);
 export const engineSchema = lazySchema(() => schemas().engineSchema);
 export const authSchema = lazySchema(() => schemas().authSchema);
 export const configSchema = lazySchema(() => schemas().configSchema);
@@ -404,6 +411,7 @@ export type ZoneConfig = z.output<typeof zoneSchema>;
 export type SourceEntry = z.output<typeof sourceSchema>;
 export type ControllerEntry = z.output<typeof controllerSchema>;
 export type RestrictionRule = z.output<typeof restrictionRuleSchema>;
+export type RunWindowConfig = z.output<typeof runWindowSchema>;
 export type FlowMeterConfig = z.output<typeof flowMeterSchema>;
 
 /** A DNS name (labels of letters, digits and inner hyphens), optionally `*.` for every subdomain. */

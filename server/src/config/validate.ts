@@ -7,6 +7,7 @@ import { meterBindings } from './flow-meter-binding';
 import { controllerKind, sourceKind } from './kinds';
 import { restrictionAllowedDays } from './restrictions';
 import { checkRestrictionRules } from './restriction-checks';
+import { checkRunWindows } from './run-window-config';
 import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
 
 /**
@@ -270,6 +271,7 @@ function checkReferences(
   }
 
   checkRestrictionRules(config.restrictions, errors);
+  checkRunWindows(config, errors);
 
   const sourceIds = new Set(config.sources.map((s) => s.id));
   const pinned: [string, string][] = [

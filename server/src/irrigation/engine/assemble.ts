@@ -77,6 +77,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     allowedWeekdays: ctx.allowed_days.length > 0 ? ctx.allowed_days : [-1],
     minTempFByDay: minTempByDay,
     minTempThresholdF: ctx.rules.min_temp_f,
+    choice: ctx.run_window,
   });
   const paused = isPaused(input.controls, ctx.now);
   const weightedIn = skip.rain_7day_weighted_in;
@@ -101,6 +102,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         totalRunSeconds: total,
         minTempF: minTempByDay[d] ?? null,
         minTempThresholdF: ctx.rules.min_temp_f,
+        choice: ctx.run_window,
       });
       if (w.state === 'ok') {
         start = w.window.start;

@@ -9,6 +9,7 @@ import type { EngineInput } from './types';
 import type { DailyWeather } from '../../store/weather-days';
 import type { RecordEt0 } from '../soil/et0-of-day';
 import type { DayCaps } from '../schedule/restriction-calendar';
+import type { WindowChoice } from '../schedule/window-choice';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
 export interface EngineContext {
@@ -53,6 +54,8 @@ export interface EngineContext {
   allowed_days: number[];
   /** Why each forbidden plan date is forbidden (the rule and its words). */
   restriction_why: Map<string, string>;
+  /** `[deployment.run_window]` and the forbidden hours the night's window keeps out of. */
+  run_window: WindowChoice;
   /** Today's per-zone minute caps from the restrictions. */
   restriction_caps_today: DayCaps;
 }

@@ -7,6 +7,7 @@ import { pastWeather } from './fallback-record';
 import { effectiveSkipRules } from '../controls/controls-store';
 import { restrictionContext, withRestrictionCaps } from '../schedule/restriction-plan';
 import { runWindow } from '../schedule/run-window';
+import { windowChoiceOf } from '../schedule/window-choice';
 import { localCalendar } from '../skip/local-days';
 import { indexDaily, rainOverInterval, HOUR_S } from '../skip/rain-evidence';
 import {
@@ -55,6 +56,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     totalRunSeconds: provisionalSeconds,
     minTempF: todayMin,
     minTempThresholdF: ctx.rules.min_temp_f,
+    choice: ctx.run_window,
   });
   const skipRunWindow =
     win.state === 'ok' && win.window.finish > win.window.start
@@ -147,6 +149,7 @@ function hasTodayWindowClosed(
     totalRunSeconds: plannedSeconds + ranSeconds,
     minTempF: todayMinTempF,
     minTempThresholdF: ctx.rules.min_temp_f,
+    choice: ctx.run_window,
   });
   return win.state === 'ok' && ctx.now >= win.window.finish;
 }
@@ -228,6 +231,7 @@ export function buildContext(input: EngineInput): EngineContext {
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
     ...restrictionContext(cfg, dates),
+    run_window: windowChoiceOf(cfg),
   };
 }
 
