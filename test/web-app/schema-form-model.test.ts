@@ -96,6 +96,7 @@ describe('describeSchema on the served config schema', () => {
       notifications: 'object',
       engine: 'object',
       restrictions: 'array',
+      schedules: 'array',
       auth: 'object',
     });
     expect(root.properties.find((p) => p.key === 'schema_version')?.required).toBe(true);

@@ -129,6 +129,7 @@ export function demoSeed(
       history_retention_days: 90,
     },
     restrictions: [],
+    schedules: [],
     auth: {
       mode: 'disabled',
       session_ttl_days: 30,

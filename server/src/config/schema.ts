@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { lazySchema, once, zod, type ZodNamespace } from '../core/zod-lazy';
 import { restrictionRuleShape } from './restriction-rule';
 import { runWindowShape } from './run-window-config';
+import { scheduleShape } from './schedule-config';
 
 /**
  * The whole config document (spec 2.6), one zod schema. TOML on disk, JSON on
@@ -311,6 +312,7 @@ function buildSchemas(z: ZodNamespace) {
   });
 
   const restrictionRuleSchema = restrictionRuleShape(z);
+  const scheduleSchema = scheduleShape(z);
 
   const engineSchema = z.strictObject({
     capture_efficiency: z.number().gt(0).max(1).default(0.7),
@@ -363,6 +365,8 @@ function buildSchemas(z: ZodNamespace) {
     engine: engineSchema.default(engineSchema.parse({})),
     /** The water utility's rules (config/restriction-rule.ts): all of them apply to every run. */
     restrictions: z.array(restrictionRuleSchema).default([]),
+    /** Fixed schedules beside the smart one (config/schedule-config.ts). */
+    schedules: z.array(scheduleSchema).default([]),
     auth: authSchema.default(authSchema.parse({})),
   });
 
@@ -380,6 +384,7 @@ function buildSchemas(z: ZodNamespace) {
     restrictionsSchema,
     restrictionRuleSchema,
     runWindowSchema,
+    scheduleSchema,
     engineSchema,
     authSchema,
     configSchema,
@@ -401,6 +406,7 @@ export const skipRulesSchema = lazySchema(() => schemas().skipRulesSchema);
 export const restrictionsSchema = lazySchema(() => schemas().restrictionsSchema);
 export const restrictionRuleSchema = lazySchema(() => schemas().restrictionRuleSchema);
 export const runWindowSchema = lazySchema(() => schemas().runWindowSchema);
+export const scheduleSchema = lazySchema(() => schemas().scheduleSchema);
 export const engineSchema = lazySchema(() => schemas().engineSchema);
 export const authSchema = lazySchema(() => schemas().authSchema);
 export const configSchema = lazySchema(() => schemas().configSchema);
@@ -412,6 +418,7 @@ export type SourceEntry = z.output<typeof sourceSchema>;
 export type ControllerEntry = z.output<typeof controllerSchema>;
 export type RestrictionRule = z.output<typeof restrictionRuleSchema>;
 export type RunWindowConfig = z.output<typeof runWindowSchema>;
+export type ScheduleConfig = z.output<typeof scheduleSchema>;
 export type FlowMeterConfig = z.output<typeof flowMeterSchema>;
 
 /** A DNS name (labels of letters, digits and inner hyphens), optionally `*.` for every subdomain. */

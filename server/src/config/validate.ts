@@ -8,6 +8,7 @@ import { controllerKind, sourceKind } from './kinds';
 import { restrictionAllowedDays } from './restrictions';
 import { checkRestrictionRules } from './restriction-checks';
 import { checkRunWindows } from './run-window-config';
+import { checkSchedules } from './schedule-config';
 import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
 
 /**
@@ -272,6 +273,7 @@ function checkReferences(
 
   checkRestrictionRules(config.restrictions, errors);
   checkRunWindows(config, errors);
+  checkSchedules(config.schedules, config.zones, errors);
 
   const sourceIds = new Set(config.sources.map((s) => s.id));
   const pinned: [string, string][] = [

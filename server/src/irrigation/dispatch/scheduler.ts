@@ -33,6 +33,8 @@ import { runSource, SKIP_MARKER_SOURCE } from './sources';
 
 const TICK_MS = 30_000;
 const BUSY_RETRY_S = 30;
+/** How long after its start a fixed schedule's run may still begin (a restart, an outage). */
+export const FIXED_LATE_S = 3600;
 export const DAY_KEY = 'dispatch.day';
 export const MARKERS_KEY = 'dispatch.skip_markers_date';
 
@@ -59,6 +61,7 @@ export class Scheduler implements Module {
   private readonly log: Logger;
   private tickTimer: NodeJS.Timeout | null = null;
   private session: Promise<void> | null = null;
+  private fixedSession: Promise<void> | null = null;
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
   /** Sessions begun without a database (the ledger cannot answer then). */
@@ -85,6 +88,48 @@ export class Scheduler implements Module {
     if (this.tickTimer) clearInterval(this.tickTimer);
     for (const wake of this.sleepers) wake();
     await this.session;
+    await this.fixedSession;
+  }
+
+  /** The fixed schedules' session in progress (tests await it). */
+  fixedRuns(): Promise<void> | null {
+    return this.fixedSession;
+  }
+
+  /**
+   * Fixed schedules (`water_plan[0].schedule_runs`): each run is due from its
+   * start for FIXED_LATE_S (a restart inside that catches it up, never twice:
+   * its session id is its own). A held one (a skip rule, restrictions, a
+   * floor already met, no size) leaves one `skipped` row with its reason at
+   * its start. Nothing dispatches while paused or with `master_enable` off.
+   */
+  private tickFixed(snapshot: IrrigationSnapshot, date: string, now: number): void {
+    if (this.fixedSession || snapshot.skip_check.is_paused === true || snapshot.master_enable === false)
+      return;
+    const due = (snapshot.water_plan[0]?.schedule_runs ?? []).filter(
+      (r) =>
+        r.start_epoch !== null &&
+        now >= r.start_epoch &&
+        now < r.start_epoch + FIXED_LATE_S &&
+        !this.sessionBegun(r.session_id),
+    );
+    const jobs: ZoneJob[] = [];
+    for (const run of due) {
+      if (run.planned_seconds <= 0) {
+        this.skip(run.zone, date, `${run.reason_code}: ${run.reason}`, false, run.session_id);
+        continue;
+      }
+      jobs.push({
+        zone: run.zone,
+        name: run.zone,
+        segments: [run.planned_seconds],
+        soak_s: 0,
+        session_id: run.session_id,
+      });
+    }
+    if (jobs.length === 0) return;
+    this.log.info({ date, runs: jobs.map((j) => j.session_id) }, 'fixed schedules: dispatching');
+    this.fixedSession = this.runSession(jobs, date).finally(() => (this.fixedSession = null));
   }
 
   /** One look at the clock and the plan; public so tests can drive it. */
@@ -95,6 +140,7 @@ export class Scheduler implements Module {
     if (!snapshot || !today) return null;
     const now = epochSeconds(this.deps.clock);
     this.writeSkipMarkers(snapshot, today.date_local, now);
+    this.tickFixed(snapshot, today.date_local, now);
     if (this.session || !this.mayDispatch(snapshot, today.date_local, now)) return this.session;
     const jobs = zoneJobs(snapshot).filter((job) => !this.alreadyBegun(today.date_local, job.zone));
     if (jobs.length === 0) return null;
@@ -164,7 +210,13 @@ export class Scheduler implements Module {
     const route = this.deps.driver.route(job.zone);
     if (await this.reportedRunning(job.zone, route, index, previousEnd)) {
       const simulated = route.ok && route.route.simulated;
-      this.skip(job.zone, date, 'zone_running: the controller reports the zone already running', simulated);
+      this.skip(
+        job.zone,
+        date,
+        'zone_running: the controller reports the zone already running',
+        simulated,
+        job.session_id,
+      );
       return 'dropped';
     }
     const count = job.segments.length;
@@ -173,10 +225,10 @@ export class Scheduler implements Module {
         zone: job.zone,
         seconds: job.segments[index] ?? 0,
         requester: 'schedule',
-        sessionId: sessionId(date, job.zone),
+        sessionId: jobSession(job, date),
         ...(count > 1 ? { cycle: { index: index + 1, count } } : {}),
       });
-      this.begun.add(sessionId(date, job.zone));
+      this.begun.add(jobSession(job, date));
       // Stopping the service must not wait for an open valve to close: the run stays
       // with the dispatcher's heartbeat and is reconciled on the next boot.
       const stopped = this.untilStopped();
@@ -186,9 +238,9 @@ export class Scheduler implements Module {
       if (err instanceof DispatchError && err.code === 'controller_busy') return 'retry';
       if (err instanceof DispatchError) {
         const why = err.code === 'zone_unbound' ? 'no_route' : err.code;
-        this.skip(job.zone, date, `${why}: ${err.message}`, false);
+        this.skip(job.zone, date, `${why}: ${err.message}`, false, job.session_id);
       }
-      this.begun.add(sessionId(date, job.zone));
+      this.begun.add(jobSession(job, date));
       this.log.warn({ zone: job.zone, err: errorText(err) }, 'scheduled run failed');
       return 'dropped';
     }
@@ -250,11 +302,12 @@ export class Scheduler implements Module {
     this.deps.bus.emit('runs.changed', { zone: null });
   }
 
-  private skip(zone: string, date: string, reason: string, simulated: boolean): void {
-    this.begun.add(sessionId(date, zone));
+  private skip(zone: string, date: string, reason: string, simulated: boolean, session?: string): void {
+    const id = session ?? sessionId(date, zone);
+    this.begun.add(id);
     this.deps.ledger.skipped(
       {
-        session_id: sessionId(date, zone),
+        session_id: id,
         zone,
         start_epoch: epochSeconds(this.deps.clock),
         duration_s: 0,
@@ -266,7 +319,10 @@ export class Scheduler implements Module {
   }
 
   private alreadyBegun(date: string, zone: string): boolean {
-    const id = sessionId(date, zone);
+    return this.sessionBegun(sessionId(date, zone));
+  }
+
+  private sessionBegun(id: string): boolean {
     return this.begun.has(id) || this.deps.ledger.session(id).length > 0;
   }
 
@@ -317,4 +373,8 @@ export class Scheduler implements Module {
 
 export function sessionId(date: string, zone: string): string {
   return `sched-${date}-${zone}`;
+}
+
+function jobSession(job: ZoneJob, date: string): string {
+  return job.session_id ?? sessionId(date, job.zone);
 }

@@ -14,6 +14,8 @@ export interface ZoneJob {
   name: string;
   segments: number[];
   soak_s: number;
+  /** The run session; absent = the smart session `sched-<date>-<zone>`. */
+  session_id?: string;
 }
 
 export interface SkipMarker {

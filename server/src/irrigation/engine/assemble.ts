@@ -154,7 +154,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       bucket_mm: bucket,
       throughput_mm_hr: p.zone.precip_rate_mm_hr ?? 0,
       last_run_epoch: ledger?.last_run_epoch ?? 0,
-      smart_suppressed: null,
+      smart_suppressed: ctx.fixed.smartSuppressed(p.zone.slug),
       math: {
         bucket_mm: bucket,
         kc,

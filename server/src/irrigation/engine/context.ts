@@ -10,6 +10,7 @@ import type { DailyWeather } from '../../store/weather-days';
 import type { RecordEt0 } from '../soil/et0-of-day';
 import type { DayCaps } from '../schedule/restriction-calendar';
 import type { WindowChoice } from '../schedule/window-choice';
+import type { FixedSchedules } from '../schedule/fixed-schedule-plan';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
 export interface EngineContext {
@@ -54,6 +55,8 @@ export interface EngineContext {
   allowed_days: number[];
   /** Why each forbidden plan date is forbidden (the rule and its words). */
   restriction_why: Map<string, string>;
+  /** The fixed `[[schedules]]` over the plan days (override suppression, their runs). */
+  fixed: FixedSchedules;
   /** `[deployment.run_window]` and the forbidden hours the night's window keeps out of. */
   run_window: WindowChoice;
   /** Today's per-zone minute caps from the restrictions. */

@@ -8,6 +8,8 @@ import { effectiveSkipRules } from '../controls/controls-store';
 import { restrictionContext, withRestrictionCaps } from '../schedule/restriction-plan';
 import { runWindow } from '../schedule/run-window';
 import { windowChoiceOf } from '../schedule/window-choice';
+import { FixedSchedules } from '../schedule/fixed-schedule-plan';
+import { withScheduleRuns } from '../schedule/fixed-schedule-snapshot';
 import { localCalendar } from '../skip/local-days';
 import { indexDaily, rainOverInterval, HOUR_S } from '../skip/rain-evidence';
 import {
@@ -114,7 +116,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   // Pass 2: the real plan.
   const todayWindowClosed = hasTodayWindowClosed(ctx, provisionalSeconds, ledgers.values(), todayMin);
   const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, todayWindowClosed));
-  return assembleOutput({
+  const output = assembleOutput({
     ctx,
     plans,
     ledgers,
@@ -124,6 +126,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     provisionalWindow: skipRunWindow,
     todayWindowClosed,
   });
+  return withScheduleRuns(output, ctx, plans, zones, skip.rules, todayWindowClosed);
 }
 
 /**
@@ -204,6 +207,7 @@ export function buildContext(input: EngineInput): EngineContext {
       v === null || v === undefined || !Number.isFinite(v) || v < 0 ? null : v * 25.4 * input.bias.multiplier,
     );
   }
+  const restrictions = restrictionContext(cfg, dates);
   const next24 = rainOverInterval(input.forecast.hourly, input.nowEpoch, input.nowEpoch + 24 * HOUR_S).value;
 
   return {
@@ -230,8 +234,18 @@ export function buildContext(input: EngineInput): EngineContext {
     forecast_rain_mm,
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
-    ...restrictionContext(cfg, dates),
+    ...restrictions,
     run_window: windowChoiceOf(cfg),
+    fixed: new FixedSchedules({
+      schedules: cfg.schedules ?? [],
+      dates,
+      now: input.nowEpoch,
+      timezone: input.timezone,
+      lat,
+      lon,
+      allowedDates: restrictions.allowed_dates,
+      restrictionWhy: restrictions.restriction_why,
+    }),
   };
 }
 

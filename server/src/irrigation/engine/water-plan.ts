@@ -36,6 +36,8 @@ import type { CompleteZone, ResolvedZone } from './zone-inputs';
  * 1. the zone is incomplete -> `zone_incomplete` (nothing can be sized);
  * 2. controls (`resolveControls`): pause / tomorrow override / zone override /
  *    global override; a `skip` decides here (reason_code from the control);
+ *    then, unless a control forces a run, an override fixed schedule running
+ *    the zone that day -> `schedule_override` (schedule/fixed-schedule-plan.ts);
  * 3. dormancy (unless a control forces `run`) -> `dormant`;
  * 4. the model: soil `depletion_unknown` / `not_due`, weekly
  *    `weekly_budget_unset` / `not_session_day` / `budget_met`;
@@ -263,9 +265,13 @@ export function planZone(
     let reason: string;
     let rainShortNote = '';
     const soilDueWater = isSoil && due.need === 'due';
+    const suppressed = forced ? null : ctx.fixed.suppressionReason(z.slug, date);
     if (control.decision === 'skip') {
       code = control.reason_code;
       reason = control.reason;
+    } else if (suppressed !== null) {
+      code = 'schedule_override';
+      reason = suppressed;
     } else if (dormant && !forced) {
       code = 'dormant';
       reason = `${z.species} is dormant (7-day mean temperature below its dormancy threshold)`;
@@ -399,7 +405,8 @@ export function planZone(
         reason: 'no entry',
       };
       const rainMm = ctx.forecast_rain_mm.get(date) ?? null;
-      const net = unrunToday ? 0 : netIrrigationMm(seconds, z.precip_rate_mm_hr, eff);
+      const scheduled = ctx.fixed.projectedSeconds(z.slug, z.precip_rate_mm_hr, date);
+      const net = netIrrigationMm((unrunToday ? 0 : seconds) + scheduled, z.precip_rate_mm_hr, eff);
       const s = projectDay(
         z,
         state,

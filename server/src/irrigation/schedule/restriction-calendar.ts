@@ -39,8 +39,13 @@ export function restrictionRulesOf(
 
 /** Whether the rule speaks on `dateLocal` (its season covers it; wrapping seasons cross the new year). */
 export function ruleInSeason(rule: RestrictionRule, dateLocal: string): boolean {
-  if (!rule.season) return true;
-  const season = parseSeason(rule.season);
+  return seasonCovers(rule.season, dateLocal);
+}
+
+/** Whether an `"MM-DD..MM-DD"` season (absent = all year) covers the date; a wrapping season crosses the new year. */
+export function seasonCovers(text: string | null | undefined, dateLocal: string): boolean {
+  if (!text) return true;
+  const season = parseSeason(text);
   if (!season) return true; // the schema refuses these; an unparsable season cannot narrow the rule
   const md = Number(dateLocal.slice(5, 7)) * 100 + Number(dateLocal.slice(8, 10));
   return season.from <= season.to
