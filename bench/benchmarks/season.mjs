@@ -132,4 +132,56 @@ function seasonBenchmark(season) {
   };
 }
 
-export default SEASONS.map(seasonBenchmark);
+/**
+ * The same replays under a utility's two-days-a-week rule (`[[restrictions]]`
+ * weekdays Tuesday and Friday, issue 28): the engine waters ahead of each
+ * restricted stretch, up to field capacity and within each zone's run
+ * ceiling. Budget: at most 5 stress days per zone. The figure is the most
+ * stress days of any zone; each zone's line also shows its root zone (TAW,
+ * RAW), which bounds what watering ahead can hold across a 3- and 4-day stretch.
+ */
+const TWO_DAY_RULE = { name: 'twice a week', weekdays: [2, 5] };
+const TWO_DAY_STRESS_MAX = 5;
+
+function twoDayRestrictionBenchmark(season) {
+  return {
+    name: `season-${season.name}-two-days`,
+    title: `Season replay, ${season.file}, watering allowed on Tuesdays and Fridays only`,
+    budget: {
+      metric: 'most stress days of a zone',
+      better: 'lower',
+      limit: TWO_DAY_STRESS_MAX + 1,
+      unit: 'days',
+    },
+    async run(report) {
+      const dist = loadDist();
+      const wth = dist.parseWth(fixture(season.file));
+      const doc = { ...dist.parseToml(fixture('four-zones.toml')), restrictions: [TWO_DAY_RULE] };
+      const lines = await dist.runSeason({
+        days: wth.days,
+        config: dist.configSchema.parse(doc),
+        lat: wth.latitude_deg,
+        lon: season.lon,
+        elevation_m: wth.elevation_m,
+        from: season.from,
+        to: season.to,
+        forecast: 'perfect',
+        dbPath: join(makeTempDir('raincheck-bench-season-two-days-'), 'season.db'),
+      });
+      const site = { latitude_deg: wth.latitude_deg, elevation_m: wth.elevation_m };
+      const scores = dist.scoreSeason(lines, wth.days, site);
+      for (const s of scores) {
+        const first = lines.find((l) => l.zone === s.zone);
+        report(
+          s.zone,
+          `stress days ${s.stress_days} (budget <= ${TWO_DAY_STRESS_MAX})${s.stress_days <= TWO_DAY_STRESS_MAX ? '' : ' MISSED'}, ` +
+            `applied/ideal ${s.ratio}, ${s.runs} runs, root zone TAW ${first?.taw_mm} mm / RAW ${first?.raw_mm} mm`,
+        );
+      }
+      const worst = Math.max(...scores.map((s) => s.stress_days));
+      return { value: worst, display: scores.map((s) => `${s.zone} ${s.stress_days}`).join(', ') };
+    },
+  };
+}
+
+export default [...SEASONS.map(seasonBenchmark), ...SEASONS.map(twoDayRestrictionBenchmark)];

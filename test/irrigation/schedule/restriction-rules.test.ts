@@ -345,4 +345,23 @@ describe('the engine plan under [[restrictions]]', () => {
     expect(Math.max(...today.map((z) => z.planned_seconds))).toBe(600);
     expect(today.find((z) => z.planned_seconds === 600)?.reason).toMatch(/capped at 10 min/);
   });
+
+  it('a watering day before a restricted stretch says it waters ahead to field capacity, within the ceiling', () => {
+    const config = demo((raw) => {
+      raw.restrictions = [{ name: 'twice a week', weekdays: [1, 4] }];
+    });
+    const out = computeIrrigation(input({ config }));
+    const watering = (out.snapshot.water_plan[0]?.zones ?? []).filter((z) => z.planned_seconds > 0);
+    expect(watering.length).toBeGreaterThan(0);
+    for (const z of watering) {
+      expect(z.reason).toContain(
+        'the restrictions allow no watering until 2025-06-19: watering ahead to field capacity for the 2 day(s) between, within the run ceiling',
+      );
+      expect(z.planned_seconds).toBeLessThanOrEqual(3600);
+    }
+    // Without the restriction the same zones say nothing of the kind.
+    const free = computeIrrigation(input());
+    for (const z of free.snapshot.water_plan[0]?.zones ?? [])
+      expect(z.reason).not.toContain('watering ahead');
+  });
 });

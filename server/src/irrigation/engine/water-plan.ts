@@ -26,6 +26,7 @@ import {
   type SoilStepTrace,
 } from './soil-model';
 import { soilStart, type SoilStart } from './soil-start';
+import { wateringAheadNote } from '../schedule/restriction-plan';
 import { weeklyPlan, type WeeklyPlan } from './weekly-model';
 import type { CompleteZone, ResolvedZone } from './zone-inputs';
 
@@ -344,7 +345,7 @@ export function planZone(
     const seconds = watering ? sized.seconds : 0;
     const capped = watering && sized.cap_binding;
     if (watering) {
-      reason += `${rainShortNote}; ${seconds} s`;
+      reason += `${rainShortNote}${isSoil && !forced ? wateringAheadNote(ctx, d) : ''}; ${seconds} s`;
       if (capped) {
         reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${isSoil ? '; the remainder carries into the next session' : ''})`;
       }

@@ -1,4 +1,5 @@
 import type { RaincheckConfig } from '../../config/schema';
+import type { EngineContext } from '../engine/context';
 import type { ResolvedZone } from '../engine/zone-inputs';
 import {
   allowedWeekdaysOf,
@@ -54,4 +55,19 @@ export function withRestrictionCaps(zones: ResolvedZone[], caps: DayCaps): Resol
   if (caps_.length === 0) return zones;
   const cap = Math.min(...caps_);
   return zones.map((z) => ((z.max_run_minutes ?? 60) <= cap ? z : { ...z, max_run_minutes: cap }));
+}
+
+/**
+ * Said on a soil zone's watering day when the restrictions forbid the next
+ * day: the due check already looked across the whole stretch to the next
+ * allowed day (water-plan.ts `horizonEtc`), so this refill to field capacity
+ * is watering ahead of it, within the run ceiling.
+ */
+export function wateringAheadNote(ctx: Pick<EngineContext, 'dates' | 'allowed_dates'>, d: number): string {
+  const next = ctx.dates[d + 1];
+  if (next === undefined || ctx.allowed_dates.has(next)) return '';
+  const later = ctx.dates.slice(d + 1).find((date) => ctx.allowed_dates.has(date));
+  return later
+    ? `; the restrictions allow no watering until ${later}: watering ahead to field capacity for the ${ctx.dates.indexOf(later) - d - 1} day(s) between, within the run ceiling`
+    : `; the restrictions allow no other watering day in the plan's ${ctx.dates.length} days: watering ahead to field capacity, within the run ceiling`;
 }
