@@ -175,6 +175,7 @@ describe('GET /docs/openapi.json', () => {
       'set_global_override',
       'set_override_tomorrow',
       'set_pause_until',
+      'set_schedule_enabled',
       'set_threshold',
       'set_zone_override',
       'stop',
@@ -187,7 +188,7 @@ describe('GET /docs/openapi.json', () => {
 
     const config = bodySchema('/api/v1/config', 'put');
     expect(Object.keys(config.properties as object)).toEqual(
-      expect.arrayContaining(['schema_version', 'deployment', 'zones', 'auth']),
+      expect.arrayContaining(['schema_version', 'deployment', 'zones', 'restrictions', 'schedules', 'auth']),
     );
     expect(JSON.stringify(config)).toContain('photo_url');
 

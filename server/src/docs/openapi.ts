@@ -17,6 +17,7 @@ import { scenarioSchema } from '../http/routes/irrigation';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
 import { SOIL_ACTION_BODIES } from '../irrigation/controls/soil-actions';
+import { SCHEDULE_ACTION_BODIES } from '../irrigation/controls/schedule-actions';
 import { DAYS_RULES } from '../irrigation/history/query';
 import { applyBody, dismissBody, undismissBody } from '../irrigation/tuning/bodies';
 import { ACCEPTED_EXTENSIONS } from '../photos/sniff';
@@ -65,10 +66,12 @@ function schemaOf(schema: z.ZodType): Json {
 }
 
 function actionSchema(): Json {
-  const bodies = { ...VALVE_ACTION_BODIES, ...CONTROL_ACTION_BODIES, ...SOIL_ACTION_BODIES } as Record<
-    string,
-    z.ZodObject
-  >;
+  const bodies = {
+    ...VALVE_ACTION_BODIES,
+    ...CONTROL_ACTION_BODIES,
+    ...SOIL_ACTION_BODIES,
+    ...SCHEDULE_ACTION_BODIES,
+  } as Record<string, z.ZodObject>;
   const [first, ...rest] = Object.entries(bodies).map(([kind, body]) =>
     body.extend({ kind: z.literal(kind) }),
   );
