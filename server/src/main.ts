@@ -350,6 +350,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       runs: store?.runs ?? null,
       timezone: () => siteTimezone(),
     }),
+    masterConfig: () => config.current?.config,
   });
   const observer = new RunObserver({
     bus,

@@ -36,6 +36,10 @@ export interface RigOptions {
   clock?: ManualClock;
   /** `[[restrictions]]` rules, gating every run as main.ts wires them (time zone America/New_York). */
   restrictions?: Record<string, unknown>[];
+  /** `[[masters]]` entries (master valves, pumps). */
+  masters?: Record<string, unknown>[];
+  /** Waits a master's lead; default: advances the manual clock by it. */
+  sleep?: (seconds: number) => Promise<void>;
 }
 
 export interface DispatchRig {
@@ -69,6 +73,7 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     controllers: options.controllers,
     zones: options.zones,
     restrictions: options.restrictions ?? [],
+    masters: options.masters ?? [],
   });
   const seen = new Map<string, unknown[]>();
   const record = (name: string) => (payload: unknown) => seen.set(name, [...(seen.get(name) ?? []), payload]);
@@ -134,6 +139,8 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
       runs: store.runs,
       timezone: () => RIG_TIMEZONE,
     }),
+    masterConfig: () => config,
+    sleep: options.sleep ?? (async (seconds) => clock.set(clock.nowMs() + seconds * 1000)),
   });
   const observer = new RunObserver({
     bus,

@@ -97,6 +97,7 @@ describe('describeSchema on the served config schema', () => {
       engine: 'object',
       restrictions: 'array',
       schedules: 'array',
+      masters: 'array',
       auth: 'object',
     });
     expect(root.properties.find((p) => p.key === 'schema_version')?.required).toBe(true);

@@ -130,6 +130,7 @@ export function demoSeed(
     },
     restrictions: [],
     schedules: [],
+    masters: [],
     auth: {
       mode: 'disabled',
       session_ttl_days: 30,

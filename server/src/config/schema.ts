@@ -4,6 +4,7 @@ import { lazySchema, once, zod, type ZodNamespace } from '../core/zod-lazy';
 import { restrictionRuleShape } from './restriction-rule';
 import { runWindowShape } from './run-window-config';
 import { scheduleShape } from './schedule-config';
+import { masterShape } from './master-config';
 
 /**
  * The whole config document (spec 2.6), one zod schema. TOML on disk, JSON on
@@ -313,6 +314,7 @@ function buildSchemas(z: ZodNamespace) {
 
   const restrictionRuleSchema = restrictionRuleShape(z);
   const scheduleSchema = scheduleShape(z);
+  const masterSchema = masterShape(z);
 
   const engineSchema = z.strictObject({
     capture_efficiency: z.number().gt(0).max(1).default(0.7),
@@ -367,6 +369,8 @@ function buildSchemas(z: ZodNamespace) {
     restrictions: z.array(restrictionRuleSchema).default([]),
     /** Fixed schedules beside the smart one (config/schedule-config.ts). */
     schedules: z.array(scheduleSchema).default([]),
+    /** Master valves and pumps (config/master-config.ts). */
+    masters: z.array(masterSchema).default([]),
     auth: authSchema.default(authSchema.parse({})),
   });
 
@@ -385,6 +389,7 @@ function buildSchemas(z: ZodNamespace) {
     restrictionRuleSchema,
     runWindowSchema,
     scheduleSchema,
+    masterSchema,
     engineSchema,
     authSchema,
     configSchema,
@@ -407,6 +412,7 @@ export const restrictionsSchema = lazySchema(() => schemas().restrictionsSchema)
 export const restrictionRuleSchema = lazySchema(() => schemas().restrictionRuleSchema);
 export const runWindowSchema = lazySchema(() => schemas().runWindowSchema);
 export const scheduleSchema = lazySchema(() => schemas().scheduleSchema);
+export const masterSchema = lazySchema(() => schemas().masterSchema);
 export const engineSchema = lazySchema(() => schemas().engineSchema);
 export const authSchema = lazySchema(() => schemas().authSchema);
 export const configSchema = lazySchema(() => schemas().configSchema);
@@ -419,6 +425,7 @@ export type ControllerEntry = z.output<typeof controllerSchema>;
 export type RestrictionRule = z.output<typeof restrictionRuleSchema>;
 export type RunWindowConfig = z.output<typeof runWindowSchema>;
 export type ScheduleConfig = z.output<typeof scheduleSchema>;
+export type MasterConfig = z.output<typeof masterSchema>;
 export type FlowMeterConfig = z.output<typeof flowMeterSchema>;
 
 /** A DNS name (labels of letters, digits and inner hyphens), optionally `*.` for every subdomain. */

@@ -9,6 +9,7 @@ import { restrictionAllowedDays } from './restrictions';
 import { checkRestrictionRules } from './restriction-checks';
 import { checkRunWindows } from './run-window-config';
 import { checkSchedules } from './schedule-config';
+import { checkMasters } from './master-config';
 import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
 
 /**
@@ -274,6 +275,7 @@ function checkReferences(
   checkRestrictionRules(config.restrictions, errors);
   checkRunWindows(config, errors);
   checkSchedules(config.schedules, config.zones, errors);
+  checkMasters(config, errors);
 
   const sourceIds = new Set(config.sources.map((s) => s.id));
   const pinned: [string, string][] = [

@@ -287,6 +287,8 @@ const SUCCESS: Record<string, [string, Json]> = {
 /** Error answers worth naming beyond the shared `default`: status -> the codes it carries. */
 const ERRORS: Record<string, Record<string, string>> = {
   'POST /irrigation/action': {
+    '400': 'zone_unknown, invalid_body, zone_unbound, master_unbound, schedule_unknown, and the action codes',
+    '502': "master_unavailable (the zone's master valve or pump did not open), and the controller codes",
     '409':
       'controller_busy; restricted_day, restricted_hours, restriction_daily_limit (the watering restrictions forbid the run now, docs/configuration.md)',
   },

@@ -7,6 +7,7 @@ import type { JsonValue } from '../../store/json';
 import type { RunSource } from '../../store/runs';
 import type { StopAllResult, StopScope, ValveDriver, ZoneRoute } from './driver';
 import type { GateVerdict } from '../schedule/restriction-gate';
+import { MasterValves, type MasterValvesDeps } from './master-valves';
 import { DispatchError, routeOrThrow } from './dispatch-error';
 import { JobTally } from './job-tally';
 import {
@@ -105,6 +106,10 @@ export interface DispatcherDeps {
   meter?: RunMeter | null;
   /** The watering restrictions' word on each run (schedule/restriction-gate.ts); absent allows all. */
   restrictions?: RestrictionGate | null;
+  /** The config's `[[masters]]` (master-valves.ts); absent = no master valves. */
+  masterConfig?: MasterValvesDeps['config'];
+  /** Waits a master's lead (default: real time). */
+  sleep?: (seconds: number) => Promise<void>;
 }
 
 /** Asked before every run with the zone, the seconds wanted and now (epoch seconds). */
@@ -123,6 +128,7 @@ export class Dispatcher {
   private readonly active = new Map<string, Tracked>();
   private readonly jobs = new JobTally();
   readonly watchdog: ValveWatchdog;
+  private readonly masters: MasterValves | null;
   private heartbeat: NodeJS.Timeout | null = null;
   private ticker: NodeJS.Timeout | null = null;
   /** Fires at the next planned end or retry, so a shutoff is not a tick late. */
@@ -137,6 +143,16 @@ export class Dispatcher {
       driver: deps.driver,
       now: () => this.now(),
     });
+    this.masters = deps.masterConfig
+      ? new MasterValves({
+          driver: deps.driver,
+          watchdog: this.watchdog,
+          logger: this.log,
+          config: deps.masterConfig,
+          now: () => this.now(),
+          sleep: deps.sleep ?? ((s) => new Promise((resolve) => setTimeout(resolve, s * 1000))),
+        })
+      : null;
   }
 
   /** Follows the controllers' readings and failed readings (the evidence of open valves). */
@@ -178,6 +194,8 @@ export class Dispatcher {
       this.endByRaincheck(previous, 'replaced by a new run of the same zone');
     }
     this.watchdog.release(request.zone);
+    // The pump first (its lead); the row's start is when the zone itself opens.
+    await this.masters?.beforeZone(request.zone, seconds);
     const now = this.now();
     const source = runSource(request.requester, route.simulated);
     const sessionId = request.sessionId ?? `manual-${randomUUID()}`;
@@ -196,6 +214,7 @@ export class Dispatcher {
       await this.deps.driver.run(route, seconds);
     } catch (err) {
       this.deps.ledger.failed(rowId, errorText(err));
+      this.masters?.afterZone(request.zone, this.now(), 0);
       this.changed(request.zone);
       throw err;
     }
@@ -205,6 +224,7 @@ export class Dispatcher {
       // The record of this run could not be saved (a full disk): water nobody can account for
       // is worse than none, so the valve closes again and the request fails.
       await this.deps.driver.stopZone(route).catch(() => undefined);
+      this.masters?.afterZone(request.zone, this.now(), 0);
       throw err;
     }
     const run = this.track(
@@ -240,6 +260,7 @@ export class Dispatcher {
   async stopAll(): Promise<{ results: StopAllResult[]; confirmWithinS: number | null }> {
     const results = await this.deps.driver.stopAll();
     const failed = new Set(results.filter((r) => r.error).map((r) => r.controller_id));
+    this.masters?.afterStopAll(new Set(results.filter((r) => !r.error).map((r) => r.controller_id)));
     for (const run of [...this.active.values()]) {
       if (!failed.has(run.route.controller_id)) this.endByRaincheck(run, 'stopped by stop_all');
     }
@@ -279,6 +300,7 @@ export class Dispatcher {
       if (run.phase === 'awaiting_close' && now >= plannedEnd + watchdogGraceS(run.route)) this.overdue(run);
     }
     this.watchdog.tick();
+    this.masters?.tick();
     this.idleTimers();
     this.scheduleNext();
   }
@@ -440,6 +462,7 @@ export class Dispatcher {
     if (how === 'completed') this.deps.ledger.completed(run.rowId, open, water, note);
     else this.deps.ledger.aborted(run.rowId, open, water, note ?? 'stopped early');
     run.settle(how);
+    this.masters?.afterZone(run.zone, this.now());
     this.changed(run.zone);
     const finished = this.jobs.add(run, how, open, water, note ?? null, this.now());
     if (finished) this.deps.bus.emit('watering.finished', finished);
@@ -527,7 +550,7 @@ export class Dispatcher {
 
   /** Nothing open and nothing watched: no heartbeat, no ticking. */
   private idleTimers(): void {
-    if (this.active.size > 0 || this.watchdog.busyControllers().length > 0) {
+    if (this.active.size > 0 || this.watchdog.busyControllers().length > 0 || this.masters?.busy()) {
       if (!this.ticker) this.startTimers();
       return;
     }
