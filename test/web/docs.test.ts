@@ -191,6 +191,14 @@ describe('GET /docs/openapi.json', () => {
       expect.arrayContaining(['schema_version', 'deployment', 'zones', 'restrictions', 'schedules', 'auth']),
     );
     expect(JSON.stringify(config)).toContain('photo_url');
+    // A zone's own run window has the deployment's keys.
+    const zoneProps = ((
+      config.properties as Record<string, { additionalProperties?: { properties?: Record<string, unknown> } }>
+    ).zones?.additionalProperties?.properties ?? {}) as Record<string, { properties?: object }>;
+    const deploymentProps = (config.properties as Record<string, { properties?: Record<string, unknown> }>)
+      .deployment?.properties as Record<string, unknown>;
+    expect(zoneProps.run_window).toEqual(deploymentProps.run_window);
+    expect(JSON.stringify(zoneProps.run_window)).toContain('start_at');
 
     expect(bodySchema('/api/v1/auth/login', 'post').required).toEqual(['username', 'password']);
     expect(bodySchema('/api/v1/push/subscribe', 'post').required).toEqual(['endpoint', 'keys']);

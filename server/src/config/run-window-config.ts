@@ -3,7 +3,7 @@ import { parseClock } from './restriction-rule';
 import type { ValidationEntry } from './validate';
 
 /**
- * `[deployment.run_window]`: when the night's run happens (irrigation/schedule/window-choice.ts places it).
+ * `[deployment.run_window]` (and a zone's own `run_window`): when the night's run happens (irrigation/schedule/window-choice.ts places it).
  * - `finish_by`: `"sunrise"` (the default) or a local `"HH:MM"`: the run
  *   ends then, starting as early as its length needs;
  * - `start_at`: a local `"HH:MM"`: the run starts then on its plan day.
@@ -27,16 +27,28 @@ interface WindowTable {
   start_at?: string | null;
 }
 
-/** `run_window_conflict`: `[deployment.run_window]` with both `finish_by` and `start_at`. */
+/**
+ * `run_window_conflict`: a run window with both `finish_by` and `start_at`,
+ * the deployment's (`[deployment.run_window]`) or a zone's (`[zones.<slug>.run_window]`).
+ */
 export function checkRunWindows(
-  config: { deployment: { run_window?: WindowTable | null } },
+  config: {
+    deployment: { run_window?: WindowTable | null };
+    zones?: Record<string, { run_window?: WindowTable | null }>;
+  },
   errors: ValidationEntry[],
 ): void {
-  const table = config.deployment.run_window;
+  checkOne(config.deployment.run_window, '$.deployment.run_window', errors);
+  for (const [slug, zone] of Object.entries(config.zones ?? {})) {
+    checkOne(zone.run_window, `$.zones.${slug}.run_window`, errors);
+  }
+}
+
+function checkOne(table: WindowTable | null | undefined, path: string, errors: ValidationEntry[]): void {
   if (table && typeof table.finish_by === 'string' && typeof table.start_at === 'string') {
     errors.push({
       code: 'run_window_conflict',
-      path: '$.deployment.run_window',
+      path,
       message: 'a run window has finish_by or start_at, never both: keep the one you mean',
     });
   }

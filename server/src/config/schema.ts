@@ -212,6 +212,8 @@ function buildSchemas(z: ZodNamespace) {
     scheduling_model: z.enum(SCHEDULING_MODELS).nullish().describe('null = engine default'),
     /** A meter of this zone alone; wins over its controller's. */
     flow_meter: flowMeterSchema.nullish(),
+    /** This zone's own run window, overriding `[deployment.run_window]` (config/run-window-config.ts). */
+    run_window: runWindowSchema.nullish(),
   });
 
   // Spec 2.6 `llm`: the provider fields sit on the block itself (`llm.base_url`, `llm.model`, `llm.api_key`).

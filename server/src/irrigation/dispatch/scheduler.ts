@@ -8,7 +8,7 @@ import { errorText, type Dispatcher, type KeyValue } from './dispatcher';
 import type { RouteResult, ValveDriver } from './driver';
 import type { RunLedger } from './run-ledger';
 import type { SessionPlan } from '../../store/session-plans';
-import { sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
+import { ownWindowToday, sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
 import { runSource, SKIP_MARKER_SOURCE } from './sources';
 
 /**
@@ -29,6 +29,8 @@ import { runSource, SKIP_MARKER_SOURCE } from './sources';
  * - Skip markers: once per day at the window start (sunrise when nothing is
  *   planned), zones that needed water but were held back get a
  *   `smart_morning` row with the reason.
+ * - A zone with its own run window runs in its own session inside that
+ *   window (tickOwnWindows), never in the deployment's.
  */
 
 const TICK_MS = 30_000;
@@ -62,6 +64,7 @@ export class Scheduler implements Module {
   private tickTimer: NodeJS.Timeout | null = null;
   private session: Promise<void> | null = null;
   private fixedSession: Promise<void> | null = null;
+  private readonly ownSessions = new Map<string, Promise<void>>();
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
   /** Sessions begun without a database (the ledger cannot answer then). */
@@ -89,6 +92,7 @@ export class Scheduler implements Module {
     for (const wake of this.sleepers) wake();
     await this.session;
     await this.fixedSession;
+    await Promise.all(this.ownSessions.values());
   }
 
   /** The fixed schedules' session in progress (tests await it). */
@@ -141,14 +145,39 @@ export class Scheduler implements Module {
     const now = epochSeconds(this.deps.clock);
     this.writeSkipMarkers(snapshot, today.date_local, now);
     this.tickFixed(snapshot, today.date_local, now);
+    const pending = zoneJobs(snapshot).filter((job) => !this.alreadyBegun(today.date_local, job.zone));
+    this.tickOwnWindows(snapshot, pending, today.date_local, now);
     if (this.session || !this.mayDispatch(snapshot, today.date_local, now)) return this.session;
-    const jobs = zoneJobs(snapshot).filter((job) => !this.alreadyBegun(today.date_local, job.zone));
+    const jobs = pending.filter((job) => ownWindowToday(snapshot, job.zone) === null);
     if (jobs.length === 0) return null;
     this.rememberDay(today.date_local, snapshot.today_window.finish);
     this.recordPlans(snapshot, jobs, today.date_local, now);
     this.log.info({ date: today.date_local, zones: jobs.map((j) => j.zone) }, 'run window: dispatching');
     this.session = this.runSession(jobs, today.date_local).finally(() => (this.session = null));
     return this.session;
+  }
+
+  /**
+   * Zones with their own run window (`[zones.<slug>.run_window]`): each runs
+   * in its own session, alone, from its own window's start until its finish
+   * (a restart inside it catches up, never twice: the session id is the day's).
+   */
+  private tickOwnWindows(snapshot: IrrigationSnapshot, pending: ZoneJob[], date: string, now: number): void {
+    if (snapshot.skip_check.is_paused === true || snapshot.master_enable === false) return;
+    for (const job of pending) {
+      const own = ownWindowToday(snapshot, job.zone);
+      if (!own || this.ownSessions.has(job.zone)) continue;
+      if (now < own.start_epoch || now >= own.finish_epoch) continue;
+      this.recordPlans(snapshot, [job], date, now);
+      this.log.info({ date, zone: job.zone }, 'own run window: dispatching');
+      const session = this.runSession([job], date).finally(() => this.ownSessions.delete(job.zone));
+      this.ownSessions.set(job.zone, session);
+    }
+  }
+
+  /** The own-window sessions in progress (tests await them). */
+  ownWindowRuns(): Promise<void>[] {
+    return [...this.ownSessions.values()];
   }
 
   /** Whether a session may start now: inside today's window, or catching up a day already begun. */

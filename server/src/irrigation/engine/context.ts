@@ -59,6 +59,8 @@ export interface EngineContext {
   fixed: FixedSchedules;
   /** `[deployment.run_window]` and the forbidden hours the night's window keeps out of. */
   run_window: WindowChoice;
+  /** Zones with their own `run_window` table (schedule/zone-windows.ts). */
+  zone_windows: Map<string, WindowChoice>;
   /** Today's per-zone minute caps from the restrictions. */
   restriction_caps_today: DayCaps;
 }

@@ -8,6 +8,7 @@ import { effectiveSkipRules } from '../controls/controls-store';
 import { restrictionContext, withRestrictionCaps } from '../schedule/restriction-plan';
 import { runWindow } from '../schedule/run-window';
 import { windowChoiceOf } from '../schedule/window-choice';
+import { todayClosed, zoneWindowChoices } from '../schedule/zone-windows';
 import { FixedSchedules } from '../schedule/fixed-schedule-plan';
 import { withScheduleRuns } from '../schedule/fixed-schedule-snapshot';
 import { localCalendar } from '../skip/local-days';
@@ -113,9 +114,10 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
       : { verdict: 'unknown', reason_code: 'no_verdict', reason: 'no forecast verdict for the day' };
   });
 
-  // Pass 2: the real plan.
-  const todayWindowClosed = hasTodayWindowClosed(ctx, provisionalSeconds, ledgers.values(), todayMin);
-  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, todayWindowClosed));
+  // Pass 2: the real plan (each zone's window-closed flag follows its own window, zone-windows.ts).
+  const closed = todayClosed(ctx, provisional, ledgers);
+  const todayWindowClosed = closed.deployment;
+  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, closed.of(z.slug)));
   const output = assembleOutput({
     ctx,
     plans,
@@ -125,36 +127,9 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     slice,
     provisionalWindow: skipRunWindow,
     todayWindowClosed,
+    closed,
   });
   return withScheduleRuns(output, ctx, plans, zones, skip.rules, todayWindowClosed);
-}
-
-/**
- * Whether today's run window is over. The window is placed for the whole
- * night's water: what is still planned (pass 1, before skip verdicts, so never
- * less than the real plan) plus what already ran today, so a post-sunrise
- * window does not appear to shrink shut while its session is still running.
- * A pre-dawn window always ends at sunrise.
- */
-function hasTodayWindowClosed(
-  ctx: EngineContext,
-  plannedSeconds: number,
-  ledgers: Iterable<ZoneLedger>,
-  todayMinTempF: number | null,
-): boolean {
-  let ranSeconds = 0;
-  for (const ledger of ledgers) ranSeconds += ledger.seconds_by_date.get(ctx.cal.today) ?? 0;
-  const win = runWindow({
-    lat: ctx.lat,
-    lon: ctx.lon,
-    timezone: ctx.timezone,
-    dateLocal: ctx.cal.today,
-    totalRunSeconds: plannedSeconds + ranSeconds,
-    minTempF: todayMinTempF,
-    minTempThresholdF: ctx.rules.min_temp_f,
-    choice: ctx.run_window,
-  });
-  return win.state === 'ok' && ctx.now >= win.window.finish;
 }
 
 export function buildContext(input: EngineInput): EngineContext {
@@ -236,6 +211,7 @@ export function buildContext(input: EngineInput): EngineContext {
     bias: input.bias,
     ...restrictions,
     run_window: windowChoiceOf(cfg),
+    zone_windows: zoneWindowChoices(cfg),
     fixed: new FixedSchedules({
       schedules: cfg.schedules ?? [],
       dates,
