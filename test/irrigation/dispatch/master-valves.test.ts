@@ -180,3 +180,88 @@ describe('[[masters]] validation', () => {
     expect(codes([{ ...ok, lead_s: 90 }]).map(([, path]) => path)).toEqual(['$.masters[0].lead_s']);
   });
 });
+
+describe('a run resumed at boot', () => {
+  /** A `running` row as a restart leaves it, and the dispatcher told to track it on (reconcile.ts does this). */
+  function resumeLawn(startedAgo: number, seconds: number) {
+    const startEpoch = RIG_T0 - startedAgo;
+    const rowId = rig.ledger.intend({
+      session_id: 'sched-2026-07-15-lawn',
+      zone: 'lawn',
+      start_epoch: startEpoch,
+      duration_s: seconds,
+      source: 'dry_run',
+      controller_id: 'valves',
+      cycle_index: null,
+      cycle_count: null,
+      note: null,
+    });
+    rig.ledger.started(rowId);
+    return rig.dispatcher.resume(
+      {
+        rowId,
+        zone: 'lawn',
+        route: rig.route('lawn'),
+        sessionId: 'sched-2026-07-15-lawn',
+        source: 'dry_run',
+        startEpoch,
+        seconds,
+      },
+      null,
+    );
+  }
+
+  it('reopens its pump at once (no lead: the zone is open) and closes it its lag after the zone ends', async () => {
+    await rigWith([PUMP]);
+    const run = resumeLawn(10, 60);
+    await settle();
+    // 50 s left of the zone plus the 20 s lag, commanded now: a self-timed relay closes it even if we die.
+    expect(commands).toEqual(['0 run master:well_pump 70']);
+    await tickAt(50);
+    await run.done;
+    await tickAt(69);
+    expect(commands).toHaveLength(1);
+    await tickAt(70);
+    expect(commands).toEqual(['0 run master:well_pump 70', '70 stop master:well_pump']);
+  });
+
+  it('a pump that cannot reopen closes the zone: no zone runs without its pump', async () => {
+    await rigWith([PUMP]);
+    const run = jest.mocked(rig.manager.run).getMockImplementation();
+    jest.spyOn(rig.manager, 'run').mockImplementation(async (route: ZoneRoute, seconds: number) => {
+      if (route.zone.startsWith('master:')) throw new Error('relay offline');
+      return run?.(route, seconds);
+    });
+    const resumed = resumeLawn(10, 60);
+    await settle();
+    expect(await resumed.done).toBe('aborted');
+    expect(commands).toEqual(['0 stop lawn']);
+    expect(rig.rows('lawn')[0]).toMatchObject({ status: 'aborted' });
+    expect(rig.rows('lawn')[0]?.note).toMatch(
+      /closed at boot: master "well_pump" did not open: relay offline/,
+    );
+    expect(rig.dispatcher.activeRuns().size).toBe(0);
+  });
+
+  it("a resumed pump whose close fails is the watchdog's until it closes", async () => {
+    await rigWith([{ ...PUMP, lag_s: 0 }]);
+    const stop = jest.mocked(rig.manager.stopZone).getMockImplementation();
+    let failures = 1;
+    jest.spyOn(rig.manager, 'stopZone').mockImplementation(async (route: ZoneRoute) => {
+      if (route.zone.startsWith('master:') && failures-- > 0) {
+        commands.push(`${at()} stop ${route.zone}`);
+        throw new Error('relay busy');
+      }
+      return stop?.(route) ?? 'zone';
+    });
+    const run = resumeLawn(10, 20);
+    await settle();
+    await tickAt(10);
+    await run.done;
+    await tickAt(11);
+    const stops = () => commands.filter((c) => c.endsWith('stop master:well_pump'));
+    for (let s = 12; s < 400 && stops().length < 2; s += 5) await tickAt(s);
+    expect(stops()).toHaveLength(2);
+    expect(rig.events('valve.watchdog').at(-1)).toMatchObject({ zone: 'master:well_pump', closed: true });
+  });
+});

@@ -275,7 +275,29 @@ export class Dispatcher {
   resume(run: Omit<ActiveRun, 'done'>, seenAt: number | null): ActiveRun {
     const tracked = this.track(run, seenAt === null ? freshEvidence() : seenOpenAt(seenAt));
     this.changed(run.zone);
+    if (this.masters) void this.reopenMasters(tracked);
     return tracked;
+  }
+
+  /**
+   * A resumed zone is open, so its pump must be too (master-valves.ts). A
+   * master that cannot reopen closes the zone (no zone runs without its
+   * pump); a run that ended while its master was being reopened hands it back.
+   */
+  private async reopenMasters(run: ActiveRun): Promise<void> {
+    const stillOpen = () => this.active.get(run.zone)?.rowId === run.rowId;
+    try {
+      await this.masters?.resumeZone(run.zone, Math.max(0, run.startEpoch + run.seconds - this.now()));
+    } catch (err) {
+      this.log.error({ zone: run.zone, err: errorText(err) }, 'a resumed run could not reopen its master');
+      if (stillOpen())
+        await this.stop(run.zone, `closed at boot: ${errorText(err)}`).catch((e: unknown) =>
+          this.log.error({ zone: run.zone, err: errorText(e) }, 'could not close the zone'),
+        );
+      return;
+    }
+    if (!stillOpen()) this.masters?.afterZone(run.zone, this.now());
+    this.idleTimers(); // the ticker closes the master after its lag
   }
 
   /** Ends every tracked run's timers without touching rows: the process is stopping. */

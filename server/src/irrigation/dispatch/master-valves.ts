@@ -21,6 +21,8 @@ import type { ValveWatchdog } from './valve-watchdog';
  *   that cannot be opened or reached refuses the zone (502
  *   `master_unavailable`, or 400 `master_unbound`): no zone runs without its
  *   pump.
+ * - A run resumed at boot reopens its masters (`resumeZone`, no lead: its
+ *   zone is already open); one that cannot reopen closes the zone.
  * - stop_all stops every controller, masters included: they are forgotten.
  * Master stations are never read back, and their commands write no run rows
  * (they are not water); their failures are announced as the controllers'.
@@ -54,6 +56,21 @@ export class MasterValves {
 
   /** Opens (or shares) the zone's masters and waits their lead; throws and opens nothing new on failure. */
   async beforeZone(zone: string, seconds: number): Promise<void> {
+    const lead = await this.openFor(zone, seconds, true);
+    if (lead > 0) await this.deps.sleep(lead);
+  }
+
+  /**
+   * A run resumed at boot: its zone is already open, so its masters open (or
+   * are shared) at once, commanded for the `seconds` left and their lag, and
+   * close like any other's when the zone ends. Throws as `beforeZone` does.
+   */
+  async resumeZone(zone: string, seconds: number): Promise<void> {
+    await this.openFor(zone, seconds, false);
+  }
+
+  /** Opens the zone's masters; answers the longest lead of those newly opened. */
+  private async openFor(zone: string, seconds: number, withLead: boolean): Promise<number> {
     const config = this.deps.config();
     const masters = (config?.masters ?? []).filter((m) => config && masterZones(m, config).includes(zone));
     let lead = 0;
@@ -61,7 +78,7 @@ export class MasterValves {
       for (const master of masters) {
         const key = `master:${master.name}`;
         const now = this.deps.now();
-        const until = now + master.lead_s + seconds + master.lag_s;
+        const until = now + (withLead ? master.lead_s : 0) + seconds + master.lag_s;
         const current = this.open.get(key);
         if (current) {
           current.users.add(zone);
@@ -97,7 +114,7 @@ export class MasterValves {
       this.afterZone(zone, this.deps.now(), 0);
       throw err;
     }
-    if (lead > 0) await this.deps.sleep(lead);
+    return lead;
   }
 
   /** The zone ended at `at`: masters it leaves unused close their lag later (`lagOverride` for a failed start). */
