@@ -11,6 +11,7 @@ import type { RecordEt0 } from '../soil/et0-of-day';
 import type { DayCaps } from '../schedule/restriction-calendar';
 import type { WindowChoice } from '../schedule/window-choice';
 import type { FixedSchedules } from '../schedule/fixed-schedule-plan';
+import type { ForecastSkill } from '../policy/forecast-policy';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
 export interface EngineContext {
@@ -51,6 +52,10 @@ export interface EngineContext {
   /** Next-24-hour forecast rain, mm, unscaled; null when any hour lacks an amount. */
   next24h_rain_mm: number | null;
   bias: { multiplier: number; sample_count: number; trained: boolean };
+  /** The forecast's recorded day-ahead hit rate: the weight on its rain in credit and bets. */
+  skill: ForecastSkill;
+  /** Whether any forecast reached the service (else the forward rules do not apply). */
+  forecast_present: boolean;
   /** Weekdays of the allowed plan dates (spec `restriction_allowed_days`); [] when none is allowed. */
   allowed_days: number[];
   /** Why each forbidden plan date is forbidden (the rule and its words). */

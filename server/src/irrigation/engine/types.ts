@@ -4,6 +4,7 @@ import type { CurrentWeatherSample } from '../../weather/weather-service';
 import type { WeatherSnapshot } from '../../weather/snapshot';
 import type { ControlsState } from '../controls/types';
 import type { RunRecord } from '../../store/runs';
+import type { DailyDecision } from '../../store/decisions';
 import type { IrrigationSnapshot } from '../snapshot-schema';
 import type { SoilView } from '../soil/soil-ledger-service';
 
@@ -34,6 +35,11 @@ export interface EngineInput {
    * forecast's past days and the gauge in memory from an unknown start.
    */
   soil?: SoilView;
+  /**
+   * Daily decisions of the last SKILL_LOOKBACK_DAYS days (persisted): the
+   * forecast's day-ahead rain promises they recorded judge its skill.
+   */
+  recentDecisions?: readonly DailyDecision[];
   /** A persistence database is mounted (controls survive restarts). */
   controlsPersisted: boolean;
   /** Per zone: whether its controller reports a zone running (`running_known` false when it cannot tell). */
