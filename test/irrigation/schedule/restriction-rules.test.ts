@@ -346,7 +346,7 @@ describe('the engine plan under [[restrictions]]', () => {
     expect(today.find((z) => z.planned_seconds === 600)?.reason).toMatch(/capped at 10 min/);
   });
 
-  it('a watering day before a restricted stretch says it waters ahead to field capacity, within the ceiling', () => {
+  it('a watering day before a restricted stretch waters ahead to field capacity in up to two sessions of the ceiling', () => {
     const config = demo((raw) => {
       raw.restrictions = [{ name: 'twice a week', weekdays: [1, 4] }];
     });
@@ -355,13 +355,34 @@ describe('the engine plan under [[restrictions]]', () => {
     expect(watering.length).toBeGreaterThan(0);
     for (const z of watering) {
       expect(z.reason).toContain(
-        'the restrictions allow no watering until 2025-06-19: watering ahead to field capacity for the 2 day(s) between, within the run ceiling',
+        'the restrictions allow no watering until 2025-06-19: watering ahead to field capacity for the 2 day(s) between, within 2 sessions of the run ceiling',
       );
+      expect(z.planned_seconds).toBeLessThanOrEqual(7200);
+    }
+    // A deep deficit takes the second session; each session the scheduler runs stays within the 60 min ceiling.
+    const deep = watering.filter((z) => z.planned_seconds > 3600);
+    expect(deep.length).toBeGreaterThan(0);
+    expect(watering.find((z) => z.planned_seconds === 7200)?.reason).toMatch(/capped at 120 min/);
+    for (const z of deep) {
+      const cycles = out.snapshot.zones.find((x) => x.slug === z.zone)?.math.cycles_s as number[];
+      expect(cycles.reduce((s, c) => s + c, 0)).toBe(z.planned_seconds);
+      expect(Math.max(...cycles)).toBeLessThanOrEqual(3600);
+      expect(cycles.length).toBeGreaterThanOrEqual(2);
+    }
+    // Without the restriction the same zones say nothing of the kind and keep one session.
+    const free = computeIrrigation(input());
+    for (const z of free.snapshot.water_plan[0]?.zones ?? []) {
+      expect(z.reason).not.toContain('watering ahead');
       expect(z.planned_seconds).toBeLessThanOrEqual(3600);
     }
-    // Without the restriction the same zones say nothing of the kind.
-    const free = computeIrrigation(input());
-    for (const z of free.snapshot.water_plan[0]?.zones ?? [])
-      expect(z.reason).not.toContain('watering ahead');
+  });
+
+  it("watering ahead never passes the day's max_minutes_per_day", () => {
+    const config = demo((raw) => {
+      raw.restrictions = [{ name: 'twice a week', weekdays: [1, 4], max_minutes_per_day: 90 }];
+    });
+    const today = computeIrrigation(input({ config })).snapshot.water_plan[0]?.zones ?? [];
+    expect(Math.max(...today.map((z) => z.planned_seconds))).toBe(5400);
+    expect(today.find((z) => z.planned_seconds === 5400)?.reason).toMatch(/capped at 90 min/);
   });
 });

@@ -26,7 +26,7 @@ import {
   type SoilStepTrace,
 } from './soil-model';
 import { soilStart, type SoilStart } from './soil-start';
-import { wateringAheadNote } from '../schedule/restriction-plan';
+import { aheadCeilingMinutes, splitIntoSessions, wateringAheadNote } from '../schedule/restriction-plan';
 import {
   allowanceMm,
   BET_HORIZON_DAYS,
@@ -273,7 +273,10 @@ export function planZone(
     if (d === 0) {
       soilToday = soilTodayOf(c, code, reason, run, creditAvailable);
       if (seconds > 0)
-        cycle = cycleSoak(seconds, z.precip_rate_mm_hr, z.infiltration_mm_hr, z.slope_pct, ctx.soak_minutes);
+        cycle = splitIntoSessions(
+          cycleSoak(seconds, z.precip_rate_mm_hr, z.infiltration_mm_hr, z.slope_pct, ctx.soak_minutes),
+          (z.max_run_minutes ?? 60) * 60,
+        );
     }
     const { need, demandSource, demandMm } = sizing;
     const watering = run.watering;
@@ -413,8 +416,11 @@ const WATERING_CODES: ReadonlySet<string> = new Set(['water', 'establishing_refi
 function sizeRun(c: DayCase, gate: Gate, depthMm: number): Run {
   const z = c.z;
   const watering = WATERING_CODES.has(gate.code) || (c.forced && gate.code === c.control.reason_code);
+  // Watering ahead of a restricted stretch may take more than one session (restriction-plan.ts).
+  const ahead = c.isSoil && !c.forced ? aheadCeilingMinutes(c.ctx, c.d, z.max_run_minutes ?? 60) : null;
+  const ceiling = ahead ?? z.max_run_minutes;
   const sized = c.isSoil
-    ? plannedSeconds(depthMm, z.precip_rate_mm_hr, c.ctx.capture_efficiency, z.max_run_minutes, 'up')
+    ? plannedSeconds(depthMm, z.precip_rate_mm_hr, c.ctx.capture_efficiency, ceiling, 'up')
     : plannedSeconds(depthMm, z.precip_rate_mm_hr, 1, z.max_run_minutes);
   const seconds = watering ? sized.seconds : 0;
   const capped = watering && sized.cap_binding;
@@ -422,7 +428,7 @@ function sizeRun(c: DayCase, gate: Gate, depthMm: number): Run {
   if (watering) {
     reason += `${gate.note ?? ''}${c.isSoil && !c.forced ? wateringAheadNote(c.ctx, c.d) : ''}; ${seconds} s`;
     if (capped) {
-      reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${c.isSoil ? '; the remainder carries into the next session' : ''})`;
+      reason += ` (capped at ${ceiling ?? 60} min, ${sized.uncapped_seconds} s needed${c.isSoil ? '; the remainder carries into the next session' : ''})`;
     }
   }
   return { watering, seconds, capped, sized, reason };
