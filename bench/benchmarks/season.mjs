@@ -3,7 +3,13 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir, spawnNode } from '../lib/harness.mjs';
-import { CAP_STRESS_MAX, OUTAGE_EXTRA_STRESS, SEASONS, yearCases } from '../lib/season-cases.mjs';
+import {
+  CAP_STRESS_MAX,
+  OUTAGE_EXTRA_STRESS,
+  SEASONS,
+  TWO_DAY_STRESS_MAX,
+  yearCases,
+} from '../lib/season-cases.mjs';
 
 /**
  * Season replays on the two shared station years (test/fixtures/seasons): the
@@ -174,4 +180,49 @@ const capBenchmark = {
   },
 };
 
-export default [...SEASONS.map(seasonBenchmark), capBenchmark];
+/**
+ * The replays under a utility's two-days-a-week rule (`[[restrictions]]`
+ * weekdays Tuesday and Friday, issue 28), perfect forecast: the engine
+ * waters ahead of each restricted stretch, up to field capacity within the
+ * run ceiling. Budget: at most 5 stress days per zone (scored as above).
+ * Beside each figure, what the rule lets any scheduler reach (restriction-floor.mjs):
+ * the stress of an ideal waterer refilling to field capacity each allowed
+ * day, with no ceiling and with one session of the zone's ceiling, and the
+ * peak demand over a restricted stretch against the zone's RAW and TAW. A
+ * zone whose floor is over budget cannot meet it: the line says so.
+ */
+function twoDayRestrictionBenchmark(season) {
+  return {
+    name: `season-${season.name}-two-days`,
+    title: `Season replay, ${season.file}, watering allowed on Tuesdays and Fridays only (perfect forecast)`,
+    budget: { metric: 'zones over budget that the rule lets meet it', better: 'lower', limit: 1, unit: '' },
+    async run(report) {
+      const [result] = await runAll([{ season: season.name, twoDays: true }]);
+      let missed = 0;
+      for (const s of result.scores) {
+        const f = result.floors?.[s.zone];
+        const reachable = f ? f.floor_unlimited <= TWO_DAY_STRESS_MAX : true;
+        const over = s.stress_days > TWO_DAY_STRESS_MAX;
+        if (over && reachable) missed += 1;
+        const verdict = !over ? '' : reachable ? ' MISSED' : ' over budget, physically unreachable';
+        report(
+          `${season.name.padEnd(9)} ${s.zone.padEnd(9)}`,
+          `stress ${s.stress_days} (<= ${TWO_DAY_STRESS_MAX})${verdict}; applied/ideal ${s.ratio ?? 'n/a'}, ${s.runs} runs; ` +
+            (f
+              ? `floor ${f.floor_unlimited} refilling to field capacity every allowed day, ${f.floor_one_session} with one ` +
+                `${f.net_per_session_mm ?? '?'} mm session; peak demand over a restricted stretch ${f.peak_gap_demand_mm} mm ` +
+                `vs RAW ${f.raw_mm} / TAW ${f.taw_mm} mm`
+              : 'no floor'),
+        );
+      }
+      return {
+        value: missed,
+        display: result.scores
+          .map((s) => `${s.zone} ${s.stress_days} (floor ${result.floors?.[s.zone]?.floor_unlimited ?? '?'})`)
+          .join(', '),
+      };
+    },
+  };
+}
+
+export default [...SEASONS.map(seasonBenchmark), capBenchmark, ...SEASONS.map(twoDayRestrictionBenchmark)];

@@ -3,6 +3,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { REPO_ROOT, makeTempDir } from './harness.mjs';
+import { restrictionFloor } from './restriction-floor.mjs';
+
+/** The scorer's learning days (server/src/season/score/score.ts SCORE_SKIP_DAYS). */
+const SCORE_SKIP_DAYS = 14;
 
 /**
  * The season benchmark's cases (bench/benchmarks/season.mjs), each run by
@@ -56,6 +60,10 @@ const CAP_ZONE = {
   },
 };
 
+/** Issue 28's utility rule for the two-days bench: watering allowed on Tuesdays and Fridays only. */
+export const TWO_DAY_RULE = { name: 'twice a week', weekdays: [2, 5] };
+export const TWO_DAY_STRESS_MAX = 5;
+
 const requireDist = createRequire(join(REPO_ROOT, 'dist/server/src/main.js'));
 
 function loadDist() {
@@ -69,6 +77,7 @@ function loadDist() {
       IssuedForecasts: requireDist('./season/forecast-file.js').IssuedForecasts,
       forecasts: requireDist('./season/generate/forecasts.js'),
       gaps: requireDist('./season/generate/weather-gaps.js'),
+      penmanMonteith: requireDist('./season/score/reference.js').penmanMonteith,
     };
   } catch (err) {
     throw new Error(`cannot load the compiled season replay (run \`npm run build\` first): ${err.message}`, {
@@ -104,6 +113,10 @@ function inputsOf(dist, wth, season, spec) {
   const fourZones = () => dist.configSchema.parse(dist.parseToml(fixture('four-zones.toml')));
   if (spec.cap)
     return { config: dist.configSchema.parse(CAP_ZONE), forecast: 'perfect', accept: spec.accept };
+  if (spec.twoDays) {
+    const doc = { ...dist.parseToml(fixture('four-zones.toml')), restrictions: [TWO_DAY_RULE] };
+    return { config: dist.configSchema.parse(doc), forecast: 'perfect' };
+  }
   const c = yearCases(season).find((x) => x.id === spec.id);
   if (!c) throw new Error(`no season case "${spec.id}"`);
   const base = { config: fourZones(), forecast: 'perfect' };
@@ -166,6 +179,7 @@ export async function runCase(spec) {
     capped: lines.filter((l) => l.session_capped).length,
     watered: lines.filter((l) => l.planned_seconds > 0).length,
     disk: spec.id === 'perfect' ? diskGrowth(dbPath) : null,
+    floors: spec.twoDays ? floorsOf(dist, lines, input, wth, site) : null,
   };
 }
 
@@ -186,4 +200,39 @@ function diskGrowth(dbPath) {
   };
   db.close();
   return out;
+}
+
+/** Per zone, what the two-day rule lets any scheduler reach (restriction-floor.mjs). */
+function floorsOf(dist, lines, input, wth, site) {
+  const truth = new Map((input.truth ?? wth.days).map((w) => [w.date, w]));
+  const zones = [...new Set(lines.map((l) => l.zone))].sort();
+  return Object.fromEntries(
+    zones.map((zone) => {
+      const mine = lines.filter((l) => l.zone === zone).sort((a, b) => (a.date < b.date ? -1 : 1));
+      // The zone's net depth per second of run, from its own runs; the ceiling in seconds from its config.
+      const ran = mine.filter((l) => l.irrigation_seconds > 0 && l.irrigation_net_mm > 0);
+      const perSecond =
+        ran.length > 0
+          ? ran.reduce((s, l) => s + l.irrigation_net_mm, 0) /
+            ran.reduce((s, l) => s + l.irrigation_seconds, 0)
+          : null;
+      const ceilingS = (input.config.zones[zone]?.max_run_minutes ?? 60) * 60;
+      const floor = restrictionFloor({
+        lines: mine.slice(SCORE_SKIP_DAYS),
+        truth,
+        site,
+        penmanMonteith: dist.penmanMonteith,
+        weekdays: TWO_DAY_RULE.weekdays,
+        netPerSessionMm: perSecond === null ? null : perSecond * ceilingS,
+        skipDays: 0,
+      });
+      return [
+        zone,
+        {
+          ...floor,
+          net_per_session_mm: perSecond === null ? null : Math.round(perSecond * ceilingS * 10) / 10,
+        },
+      ];
+    }),
+  );
 }

@@ -88,6 +88,8 @@ import { AnomalyService } from './irrigation/anomalies/anomaly-service';
 import type { Advisor } from './advisor/advisor';
 import { collectSecretValues } from './config/secrets';
 import { deploymentTimezone } from './irrigation/history/deployment-zone';
+import { restrictionGateOf } from './irrigation/dispatch/restriction-source';
+import { scheduleSwitchOf } from './irrigation/schedule/schedule-switch';
 import { effectiveRainThresholdIn } from './irrigation/history/rain-threshold';
 import { API_PREFIX, API_VERSION, REPOSITORY, SERVICE_VERSION } from './core/version';
 import { ControllerManager } from './controllers/controller-manager';
@@ -349,6 +351,12 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     zoneConfig,
     state,
     meter: flow,
+    restrictions: restrictionGateOf({
+      config: () => config.current?.config,
+      runs: store?.runs ?? null,
+      timezone: () => siteTimezone(),
+    }),
+    masterConfig: () => config.current?.config,
   });
   const observer = new RunObserver({
     bus,
@@ -427,7 +435,16 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     sessionPlans: store?.sessionPlans ?? null,
   });
   await scheduler.start();
-  const actions = new ActionExecutor({ irrigation, dispatcher, clock, soil: soilLedger });
+  const actions = new ActionExecutor({
+    irrigation,
+    dispatcher,
+    clock,
+    soil: soilLedger,
+    schedules: scheduleSwitchOf({
+      config: () => config.current?.config,
+      update: (build, options) => config.update(build, options),
+    }),
+  });
   const restarter = new Restarter({
     logger,
     runningZones: () => runningZones(irrigation.snapshot(), dispatcher.activeRuns().keys()),

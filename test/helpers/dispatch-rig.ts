@@ -11,6 +11,7 @@ import type { ZoneRoute } from '../../server/src/irrigation/dispatch/driver';
 import { RunObserver } from '../../server/src/irrigation/dispatch/observer';
 import { RunLogReconciler } from '../../server/src/irrigation/dispatch/run-log-reconcile';
 import { RunLedger } from '../../server/src/irrigation/dispatch/run-ledger';
+import { restrictionGateOf } from '../../server/src/irrigation/dispatch/restriction-source';
 import { isWateringEvidence, unionIntervals } from '../../server/src/irrigation/engine/applied-water';
 import type { StoredRun } from '../../server/src/store/runs';
 import type { Store } from '../../server/src/store/store';
@@ -23,6 +24,7 @@ import type { Store } from '../../server/src/store/store';
  * `tick` for what is due at the current time.
  */
 
+export const RIG_TIMEZONE = 'America/New_York';
 export const RIG_T0_MS = Date.UTC(2026, 6, 15, 9, 0, 0);
 export const RIG_T0 = RIG_T0_MS / 1000;
 
@@ -35,6 +37,12 @@ export interface RigOptions {
   clock?: ManualClock;
   /** The config's `features` block (e.g. `{ demo_mode: true }`). */
   features?: Record<string, unknown>;
+  /** `[[restrictions]]` rules, gating every run as main.ts wires them (time zone America/New_York). */
+  restrictions?: Record<string, unknown>[];
+  /** `[[masters]]` entries (master valves, pumps). */
+  masters?: Record<string, unknown>[];
+  /** Waits a master's lead; default: advances the manual clock by it. */
+  sleep?: (seconds: number) => Promise<void>;
 }
 
 export interface DispatchRig {
@@ -70,6 +78,8 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     controllers: options.controllers,
     zones: options.zones,
     ...(options.features ? { features: options.features } : {}),
+    restrictions: options.restrictions ?? [],
+    masters: options.masters ?? [],
   });
   const seen = new Map<string, unknown[]>();
   const record = (name: string) => (payload: unknown) => seen.set(name, [...(seen.get(name) ?? []), payload]);
@@ -130,6 +140,13 @@ export async function dispatchRig(store: Store, options: RigOptions): Promise<Di
     zoneConfig,
     state: store.controls,
     meter,
+    restrictions: restrictionGateOf({
+      config: () => config,
+      runs: store.runs,
+      timezone: () => RIG_TIMEZONE,
+    }),
+    masterConfig: () => config,
+    sleep: options.sleep ?? (async (seconds) => clock.set(clock.nowMs() + seconds * 1000)),
   });
   const observer = new RunObserver({
     bus,

@@ -95,6 +95,9 @@ describe('describeSchema on the served config schema', () => {
       llm: 'object',
       notifications: 'object',
       engine: 'object',
+      restrictions: 'array',
+      schedules: 'array',
+      masters: 'array',
       auth: 'object',
       updates: 'object',
     });

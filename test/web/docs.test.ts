@@ -175,6 +175,7 @@ describe('GET /docs/openapi.json', () => {
       'set_global_override',
       'set_override_tomorrow',
       'set_pause_until',
+      'set_schedule_enabled',
       'set_threshold',
       'set_zone_override',
       'stop',
@@ -187,9 +188,17 @@ describe('GET /docs/openapi.json', () => {
 
     const config = bodySchema('/api/v1/config', 'put');
     expect(Object.keys(config.properties as object)).toEqual(
-      expect.arrayContaining(['schema_version', 'deployment', 'zones', 'auth']),
+      expect.arrayContaining(['schema_version', 'deployment', 'zones', 'restrictions', 'schedules', 'auth']),
     );
     expect(JSON.stringify(config)).toContain('photo_url');
+    // A zone's own run window has the deployment's keys.
+    const zoneProps = ((
+      config.properties as Record<string, { additionalProperties?: { properties?: Record<string, unknown> } }>
+    ).zones?.additionalProperties?.properties ?? {}) as Record<string, { properties?: object }>;
+    const deploymentProps = (config.properties as Record<string, { properties?: Record<string, unknown> }>)
+      .deployment?.properties as Record<string, unknown>;
+    expect(zoneProps.run_window).toEqual(deploymentProps.run_window);
+    expect(JSON.stringify(zoneProps.run_window)).toContain('start_at');
 
     expect(bodySchema('/api/v1/auth/login', 'post').required).toEqual(['username', 'password']);
     expect(bodySchema('/api/v1/push/subscribe', 'post').required).toEqual(['endpoint', 'keys']);

@@ -106,6 +106,7 @@ describe('app pages', () => {
     ['/zones/front_lawn', '../'],
     ['/zones/front_lawn?tab=history&back=/zones', '../'],
     ['/zones/', '../'],
+    ['/schedules', './'],
     ['/history', './'],
     ['/history?days=30', './'],
     ['/tuning', './'],

@@ -13,6 +13,7 @@ import DashboardPage from './pages/dashboard';
 
 const ZonesPage = lazyPage(() => import('./pages/zones'));
 const ZonePage = lazyPage<{ slug: string }>(() => import('./pages/zone'));
+const SchedulesPage = lazyPage(() => import('./pages/schedules'));
 const HistoryPage = lazyPage(() => import('./pages/history'));
 const TuningPage = lazyPage(() => import('./pages/tuning'));
 const SettingsPage = lazyPage<{ section: string | null; onUnitsChange: (units: UnitSystem) => void }>(
@@ -25,6 +26,7 @@ const TITLES: Record<Route['page'], string> = {
   dashboard: 'Dashboard',
   zones: 'Zones',
   zone: 'Zone',
+  schedules: 'Schedules',
   history: 'History',
   tuning: 'Tuning',
   settings: 'Settings',
@@ -148,6 +150,8 @@ export function App() {
         return <ZonesPage />;
       case 'zone':
         return <ZonePage slug={route.slug} />;
+      case 'schedules':
+        return <SchedulesPage />;
       case 'history':
         return <HistoryPage />;
       case 'tuning':

@@ -128,6 +128,9 @@ export function demoSeed(
       field_source_chains: {},
       history_retention_days: 90,
     },
+    restrictions: [],
+    schedules: [],
+    masters: [],
     auth: {
       mode: 'disabled',
       session_ttl_days: 30,

@@ -1,5 +1,6 @@
 import { isPlainObject, type JsonObject } from './json-walk';
-import { CURRENT_SCHEMA_VERSION } from './schema';
+import { legacyRestrictionRules } from './restrictions';
+import { CURRENT_SCHEMA_VERSION, restrictionsSchema } from './schema';
 
 /**
  * Config document migrations, run on boot and on every write of an older
@@ -52,10 +53,41 @@ function hoistLlmConfig(doc: JsonObject): JsonObject {
   return out;
 }
 
+/**
+ * Within v2: watering restrictions were one `[engine.restrictions]` table
+ * (allowed weekdays, house-number weekdays); they are now top-level
+ * `[[restrictions]]` rules. A document with the table is read as if its rules
+ * were appended to `restrictions` (same days allowed; config/restrictions.ts
+ * `legacyRestrictionRules`), names made unique; the file changes on its next
+ * save. A table the legacy schema refuses stays where it is, for the
+ * validator to report.
+ */
+function moveEngineRestrictions(doc: JsonObject): JsonObject {
+  const engine = doc.engine;
+  if (!isPlainObject(engine) || !('restrictions' in engine)) return doc;
+  const legacy = engine.restrictions;
+  const parsed = legacy === null ? null : restrictionsSchema.safeParse(legacy);
+  if (parsed !== null && !parsed.success) return doc;
+  const out = structuredClone(doc);
+  delete (out.engine as JsonObject).restrictions;
+  const rules = legacyRestrictionRules(parsed?.data ?? null);
+  if (rules.length === 0) return out;
+  const existing = Array.isArray(out.restrictions) ? out.restrictions : [];
+  const taken = new Set(existing.map((r) => (isPlainObject(r) ? r.name : undefined)));
+  for (const rule of rules) {
+    let name = rule.name;
+    for (let n = 2; taken.has(name); n += 1) name = `${rule.name} (${n})`;
+    taken.add(name);
+    existing.push({ ...rule, name, weekdays: [...(rule.weekdays ?? [])] });
+  }
+  out.restrictions = existing;
+  return out;
+}
+
 /** Brings a document up to the current schema; documents at or above it come back untouched. */
 export function migrateDocument(doc: JsonObject): MigrationOutcome {
   const from = typeof doc.schema_version === 'number' ? doc.schema_version : CURRENT_SCHEMA_VERSION;
-  let current = from <= CURRENT_SCHEMA_VERSION ? hoistLlmConfig(doc) : doc;
+  let current = from <= CURRENT_SCHEMA_VERSION ? moveEngineRestrictions(hoistLlmConfig(doc)) : doc;
   let version = from;
   while (version < CURRENT_SCHEMA_VERSION) {
     const step = MIGRATIONS[version];

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { restrictionsSchema } from './schema';
+import type { RestrictionRule, restrictionsSchema } from './schema';
 
 /**
  * The weekdays (Sun=0) watering restrictions allow: `allowed_weekdays` and the
@@ -21,4 +21,27 @@ export function restrictionAllowedDays(rules: RestrictionRules | null | undefine
     days = days.filter((d) => list.includes(d));
   }
   return days;
+}
+
+/**
+ * The legacy table as `[[restrictions]]` rules (the engine reads both; the
+ * next save writes these in its place, migrate.ts). The house-number rule
+ * becomes the weekday list its house number picks; the rule's name keeps the
+ * number.
+ */
+export function legacyRestrictionRules(rules: RestrictionRules | null | undefined): RestrictionRule[] {
+  const out: RestrictionRule[] = [];
+  const listed = rules?.allowed_weekdays;
+  if (listed && listed.length > 0) {
+    out.push({ name: 'allowed weekdays', weekdays: [...new Set(listed)].sort((a, b) => a - b) });
+  }
+  const parity = rules?.address_parity;
+  if (parity) {
+    const odd = parity.house_number % 2 === 1;
+    out.push({
+      name: `house number ${parity.house_number} (${odd ? 'odd' : 'even'} addresses' weekdays)`,
+      weekdays: [...(odd ? parity.odd_weekdays : parity.even_weekdays)],
+    });
+  }
+  return out;
 }

@@ -1,6 +1,10 @@
 import { isIP } from 'node:net';
 import type { z } from 'zod';
 import { lazySchema, once, zod, type ZodNamespace } from '../core/zod-lazy';
+import { restrictionRuleShape } from './restriction-rule';
+import { runWindowShape } from './run-window-config';
+import { scheduleShape } from './schedule-config';
+import { masterShape } from './master-config';
 
 /**
  * The whole config document (spec 2.6), one zod schema. TOML on disk, JSON on
@@ -77,6 +81,8 @@ function buildSchemas(z: ZodNamespace) {
     elevation_m: z.number().min(-500).max(9000).nullish(),
   });
 
+  const runWindowSchema = runWindowShape(z);
+
   const deploymentSchema = z.strictObject({
     location: locationSchema,
     units: z.enum(['imperial', 'metric']).default('imperial'),
@@ -84,6 +90,8 @@ function buildSchemas(z: ZodNamespace) {
     display_name: optionalText,
     /** Deprecated (spec 9.6): read by nothing, accepted so old files still load. */
     shadow_native: z.unknown().optional(),
+    /** When the night's run happens (config/run-window-config.ts); absent finishes by sunrise. */
+    run_window: runWindowSchema.nullish(),
   });
 
   const featuresSchema = z.strictObject({
@@ -216,6 +224,8 @@ function buildSchemas(z: ZodNamespace) {
     scheduling_model: z.enum(SCHEDULING_MODELS).nullish().describe('null = engine default'),
     /** A meter of this zone alone; wins over its controller's. */
     flow_meter: flowMeterSchema.nullish(),
+    /** This zone's own run window, overriding `[deployment.run_window]` (config/run-window-config.ts). */
+    run_window: runWindowSchema.nullish(),
   });
 
   // Spec 2.6 `llm`: the provider fields sit on the block itself (`llm.base_url`, `llm.model`, `llm.api_key`).
@@ -316,6 +326,10 @@ function buildSchemas(z: ZodNamespace) {
       .nullish(),
   });
 
+  const restrictionRuleSchema = restrictionRuleShape(z);
+  const scheduleSchema = scheduleShape(z);
+  const masterSchema = masterShape(z);
+
   const engineSchema = z.strictObject({
     capture_efficiency: z.number().gt(0).max(1).default(0.7),
     session_rain_defer_in: z.number().min(0).max(10).default(0.1),
@@ -330,7 +344,7 @@ function buildSchemas(z: ZodNamespace) {
     field_source_chains: z.record(z.string(), z.array(z.string())).default({}),
     /** The saved forecast provider pin (a source id), null = automatic. */
     forecast_provider: z.string().nullish(),
-    /** Weekdays local watering rules allow; absent allows every day. */
+    /** Legacy weekday rules (before `[[restrictions]]`); still read, moved to `restrictions` on the next save. */
     restrictions: restrictionsSchema.nullish(),
     /** Days of sensor readings kept for /weather/history and /weather/readings. */
     history_retention_days: z.number().int().min(1).max(3650).default(90),
@@ -365,6 +379,12 @@ function buildSchemas(z: ZodNamespace) {
     llm: llmSchema.optional(),
     notifications: notificationsSchema.default({}),
     engine: engineSchema.default(engineSchema.parse({})),
+    /** The water utility's rules (config/restriction-rule.ts): all of them apply to every run. */
+    restrictions: z.array(restrictionRuleSchema).default([]),
+    /** Fixed schedules beside the smart one (config/schedule-config.ts). */
+    schedules: z.array(scheduleSchema).default([]),
+    /** Master valves and pumps (config/master-config.ts). */
+    masters: z.array(masterSchema).default([]),
     auth: authSchema.default(authSchema.parse({})),
     updates: updatesSchema.optional(),
   });
@@ -382,6 +402,10 @@ function buildSchemas(z: ZodNamespace) {
     notificationsSchema,
     skipRulesSchema,
     restrictionsSchema,
+    restrictionRuleSchema,
+    runWindowSchema,
+    scheduleSchema,
+    masterSchema,
     engineSchema,
     authSchema,
     configSchema,
@@ -402,6 +426,10 @@ export const llmSchema = lazySchema(() => schemas().llmSchema);
 export const notificationsSchema = lazySchema(() => schemas().notificationsSchema);
 export const skipRulesSchema = lazySchema(() => schemas().skipRulesSchema);
 export const restrictionsSchema = lazySchema(() => schemas().restrictionsSchema);
+export const restrictionRuleSchema = lazySchema(() => schemas().restrictionRuleSchema);
+export const runWindowSchema = lazySchema(() => schemas().runWindowSchema);
+export const scheduleSchema = lazySchema(() => schemas().scheduleSchema);
+export const masterSchema = lazySchema(() => schemas().masterSchema);
 export const engineSchema = lazySchema(() => schemas().engineSchema);
 export const authSchema = lazySchema(() => schemas().authSchema);
 export const configSchema = lazySchema(() => schemas().configSchema);
@@ -411,6 +439,10 @@ export type RaincheckConfig = z.output<typeof configSchema>;
 export type ZoneConfig = z.output<typeof zoneSchema>;
 export type SourceEntry = z.output<typeof sourceSchema>;
 export type ControllerEntry = z.output<typeof controllerSchema>;
+export type RestrictionRule = z.output<typeof restrictionRuleSchema>;
+export type RunWindowConfig = z.output<typeof runWindowSchema>;
+export type ScheduleConfig = z.output<typeof scheduleSchema>;
+export type MasterConfig = z.output<typeof masterSchema>;
 export type FlowMeterConfig = z.output<typeof flowMeterSchema>;
 
 /** A DNS name (labels of letters, digits and inner hyphens), optionally `*.` for every subdomain. */

@@ -6,6 +6,10 @@ import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './js
 import { meterBindings } from './flow-meter-binding';
 import { controllerKind, sourceKind } from './kinds';
 import { restrictionAllowedDays } from './restrictions';
+import { checkRestrictionRules } from './restriction-checks';
+import { checkRunWindows } from './run-window-config';
+import { checkSchedules } from './schedule-config';
+import { checkMasters } from './master-config';
 import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
 
 /**
@@ -267,6 +271,11 @@ function checkReferences(
       message: 'these watering restrictions together allow no weekday; nothing could ever water',
     });
   }
+
+  checkRestrictionRules(config.restrictions, errors);
+  checkRunWindows(config, errors);
+  checkSchedules(config.schedules, config.zones, errors);
+  checkMasters(config, errors);
 
   const sourceIds = new Set(config.sources.map((s) => s.id));
   const pinned: [string, string][] = [

@@ -223,11 +223,34 @@ export class ControllerManager implements Module, ValveDriver {
         },
       };
     }
+    return { ok: true, route: this.routeOf(entry, controllerId, zone, binding.station) };
+  }
+
+  /**
+   * A station no zone is bound to (a master valve or pump): reached like a
+   * zone's, never read back (readings cover bound zones only), so its close
+   * is a command the watchdog retries until accepted.
+   */
+  routeStation(controllerId: string, station: string, key: string): RouteResult {
+    const entry = this.entries.get(controllerId);
+    if (!entry) {
+      return {
+        ok: false,
+        failure: {
+          reason: 'controller_missing',
+          message: `"${key}" uses controller "${controllerId}", which is not configured or not enabled`,
+        },
+      };
+    }
+    return { ok: true, route: { ...this.routeOf(entry, controllerId, key, station), state_readback: false } };
+  }
+
+  private routeOf(entry: Entry, controllerId: string, zone: string, station: string): ZoneRoute {
     const caps = entry.adapter.capabilities;
     const route: ZoneRoute = {
       zone,
       controller_id: controllerId,
-      station: binding.station,
+      station,
       simulated: entry.simulated,
       synthetic_yard: entry.simulated && config?.features.demo_mode === true,
       self_timed: caps.self_timed,
@@ -237,7 +260,7 @@ export class ControllerManager implements Module, ValveDriver {
       concurrent_zones: caps.concurrent_zones,
       confirm_within_s: entry.adapter.confirmWithinS,
     };
-    return { ok: true, route };
+    return route;
   }
 
   async run(route: ZoneRoute, seconds: number): Promise<void> {

@@ -17,6 +17,7 @@ import { scenarioSchema } from '../http/routes/irrigation';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
 import { SOIL_ACTION_BODIES } from '../irrigation/controls/soil-actions';
+import { SCHEDULE_ACTION_BODIES } from '../irrigation/controls/schedule-actions';
 import { DAYS_RULES } from '../irrigation/history/query';
 import { applyBody, dismissBody, undismissBody } from '../irrigation/tuning/bodies';
 import { ACCEPTED_EXTENSIONS } from '../photos/sniff';
@@ -65,10 +66,12 @@ function schemaOf(schema: z.ZodType): Json {
 }
 
 function actionSchema(): Json {
-  const bodies = { ...VALVE_ACTION_BODIES, ...CONTROL_ACTION_BODIES, ...SOIL_ACTION_BODIES } as Record<
-    string,
-    z.ZodObject
-  >;
+  const bodies = {
+    ...VALVE_ACTION_BODIES,
+    ...CONTROL_ACTION_BODIES,
+    ...SOIL_ACTION_BODIES,
+    ...SCHEDULE_ACTION_BODIES,
+  } as Record<string, z.ZodObject>;
   const [first, ...rest] = Object.entries(bodies).map(([kind, body]) =>
     body.extend({ kind: z.literal(kind) }),
   );
@@ -281,6 +284,25 @@ const SUCCESS: Record<string, [string, Json]> = {
   ],
 };
 
+/** Error answers worth naming beyond the shared `default`: status -> the codes it carries. */
+const ERRORS: Record<string, Record<string, string>> = {
+  'POST /irrigation/action': {
+    '400': 'zone_unknown, invalid_body, zone_unbound, master_unbound, schedule_unknown, and the action codes',
+    '502': "master_unavailable (the zone's master valve or pump did not open), and the controller codes",
+    '409':
+      'controller_busy; restricted_day, restricted_hours, restriction_daily_limit (the watering restrictions forbid the run now, docs/configuration.md)',
+  },
+};
+
+function namedErrors(key: string): Json {
+  return Object.fromEntries(
+    Object.entries(ERRORS[key] ?? {}).map(([status, codes]) => [
+      status,
+      { $ref: '#/components/responses/Error', description: `codes: ${codes}` },
+    ]),
+  );
+}
+
 /** `/api/v1/auth/tokens/:id` -> `/api/v1/auth/tokens/{id}` and its parameter names. */
 function openApiPath(url: string): { path: string; params: string[] } {
   const params: string[] = [];
@@ -349,6 +371,7 @@ export function buildOpenApi(input: OpenApiInput): OpenApiDocument {
         [status]: schema
           ? { description: 'OK', content: { 'application/json': { schema } } }
           : { description: 'OK' },
+        ...namedErrors(key),
         default: { $ref: '#/components/responses/Error' },
       },
     };

@@ -8,6 +8,8 @@ import {
   type SoilAction,
 } from './controls/soil-actions';
 import { localCalendar } from './skip/local-days';
+import { isScheduleActionKind, parseScheduleAction } from './controls/schedule-actions';
+import type { ScheduleSwitch } from './schedule/schedule-switch';
 import type { SoilLedgerService } from './soil/soil-ledger-service';
 import type { Dispatcher } from './dispatch/dispatcher';
 import type { IrrigationService } from './irrigation-service';
@@ -31,6 +33,8 @@ export interface ActionExecutorDeps {
   clock: Clock;
   /** The soil ledger (null without a database: a declared state has nowhere to live). */
   soil?: Pick<SoilLedgerService, 'declare'> | null;
+  /** The fixed schedules' on/off switch (a config save); absent = no schedule can be switched. */
+  schedules?: ScheduleSwitch | null;
 }
 
 export class ActionExecutor {
@@ -52,6 +56,7 @@ export class ActionExecutor {
       }
     }
     if (isSoilActionKind(kind)) return this.soilAction(body, context);
+    if (isScheduleActionKind(kind)) return this.scheduleAction(body);
     const parsed = parseControlAction(body, context);
     if (!parsed.ok) return refused(parsed.error);
     const snapshot = this.deps.irrigation.applyControl(parsed.action);
@@ -63,6 +68,20 @@ export class ActionExecutor {
         snapshot_epoch: snapshot?.last_refresh_epoch ?? epochSeconds(this.deps.clock),
       },
     };
+  }
+
+  /** set_schedule_enabled: saved to the config; the engine follows on config.changed. */
+  private async scheduleAction(body: unknown): Promise<ActionOutcome> {
+    const schedules = this.deps.schedules;
+    const parsed = parseScheduleAction(body, schedules?.slugs() ?? []);
+    if (!parsed.ok) return refused(parsed.error);
+    try {
+      await (schedules as ScheduleSwitch).setEnabled(parsed.action.schedule, parsed.action.enabled);
+    } catch (err) {
+      return failure(err);
+    }
+    const { kind, schedule, enabled } = parsed.action;
+    return { ok: true, body: { ok: true, kind, schedule, enabled } };
   }
 
   /** declare_soil_state: recorded with source `owner`; the ledger replays from its date and the engine recomputes. */

@@ -241,6 +241,23 @@ export const waterPlanZoneSchema = z.looseObject({
 });
 
 /** Spec 2.5 "Water plan day" (all required; a future scenario, not a command and not applied water). */
+/** One fixed schedule's run of one zone on one plan day (`water_plan[].schedule_runs[]`). */
+export const scheduleRunSchema = z.looseObject({
+  schedule: z.string(),
+  schedule_slug: z.string(),
+  mode: z.enum(['override', 'floor']),
+  zone: z.string(),
+  date_local: z.string(),
+  day_offset: integer,
+  start_epoch: epoch.nullable(),
+  planned_seconds: integer,
+  target_seconds: integer.nullable(),
+  delivered_seconds: integer.nullable(),
+  reason_code: z.string(),
+  reason: z.string(),
+  session_id: z.string(),
+});
+
 export const waterPlanDaySchema = z.looseObject({
   date_local: z.string(),
   day_offset: integer,
@@ -252,6 +269,8 @@ export const waterPlanDaySchema = z.looseObject({
   rain_probability_pct: probabilityPct.nullable(),
   evidence_complete: z.boolean(),
   zones: z.array(waterPlanZoneSchema),
+  /** Beyond the spec: the fixed schedules' runs of the day (irrigation/schedule/fixed-schedule-plan.ts). */
+  schedule_runs: z.array(scheduleRunSchema).optional(),
 });
 
 // ---------------------------------------------------------------------------

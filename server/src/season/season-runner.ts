@@ -10,6 +10,7 @@ import { Dispatcher, type RunMeter } from '../irrigation/dispatch/dispatcher';
 import type { ValveDriver } from '../irrigation/dispatch/driver';
 import { RunLedger } from '../irrigation/dispatch/run-ledger';
 import { Scheduler } from '../irrigation/dispatch/scheduler';
+import { restrictionGateOf } from '../irrigation/dispatch/restriction-source';
 import { computeIrrigation } from '../irrigation/engine/engine';
 import { IrrigationService } from '../irrigation/irrigation-service';
 import type { IrrigationSnapshot } from '../irrigation/snapshot-schema';
@@ -239,6 +240,12 @@ async function boot(
     zoneConfig: (slug) => settings.current.config.zones[slug],
     state: store.controls,
     meter: options.meter ?? null,
+    // The config's restrictions bind the replay's runs as they do the service's.
+    restrictions: restrictionGateOf({
+      config: () => config,
+      runs: store.runs,
+      timezone: () => config.deployment.timezone as string,
+    }),
   });
   const irrigation = new IrrigationService({
     bus,

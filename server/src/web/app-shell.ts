@@ -15,6 +15,7 @@ export const APP_PAGES = [
   '/setup/:step',
   '/zones',
   '/zones/:slug',
+  '/schedules',
   '/history',
   '/tuning',
   '/settings',

@@ -476,3 +476,49 @@ describe('the run-window scheduler', () => {
     }
   }, 15_000);
 });
+
+describe('a zone with its own run window', () => {
+  /** `water_plan[0].zones[].run_window` as the engine writes it for a zone's own table. */
+  function ownWindow(snapshot: IrrigationSnapshot, zone: string, window: { start: number; finish: number }) {
+    const entry = snapshot.water_plan[0]?.zones.find((z) => z.zone === zone) as Record<string, unknown>;
+    entry.run_window = { start_epoch: window.start, finish_epoch: window.finish, kind: 'post_sunrise' };
+    return snapshot;
+  }
+  const CLOSED = { start: NOW_S - 7200, finish: NOW_S - 3600 };
+  const LATER = { start: NOW_S + 3600, finish: NOW_S + 7200 };
+
+  it('runs in its own window while the deployment window is closed, and only then', async () => {
+    const store = stores.store();
+    const r = await rig(store);
+    const plan = [
+      { zone: 'a', planned_seconds: 1 },
+      { zone: 'b', planned_seconds: 1 },
+    ];
+    r.setSnapshot(ownWindow(snapshotOf(plan, CLOSED), 'a', OPEN_WINDOW));
+    await r.scheduler.tick();
+    await Promise.all(r.scheduler.ownWindowRuns());
+    expect(allRows(store).map((x) => [x.zone, x.status, x.session_id])).toEqual([
+      ['a', 'completed', sessionId(DATE, 'a')],
+    ]);
+    // Another look the same day: never twice.
+    await r.scheduler.tick();
+    await Promise.all(r.scheduler.ownWindowRuns());
+    expect(allRows(store)).toHaveLength(1);
+
+    await r.stop();
+  }, 15_000);
+
+  it('stays out of the deployment window: the open window runs only the zones without their own', async () => {
+    const store = stores.store();
+    const r = await rig(store);
+    const plan = [
+      { zone: 'a', planned_seconds: 1 },
+      { zone: 'b', planned_seconds: 1 },
+    ];
+    r.setSnapshot(ownWindow(snapshotOf(plan, OPEN_WINDOW), 'a', LATER));
+    await r.scheduler.tick();
+    await Promise.all(r.scheduler.ownWindowRuns());
+    expect(allRows(store).map((x) => [x.zone, x.status])).toEqual([['b', 'completed']]);
+    await r.stop();
+  }, 15_000);
+});

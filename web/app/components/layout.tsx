@@ -6,6 +6,7 @@ import type { Route } from '../lib/router';
 const NAV: { path: string; label: string; pages: Route['page'][] }[] = [
   { path: '', label: 'Dashboard', pages: ['dashboard'] },
   { path: 'zones', label: 'Zones', pages: ['zones', 'zone'] },
+  { path: 'schedules', label: 'Schedules', pages: ['schedules'] },
   { path: 'history', label: 'History', pages: ['history'] },
   { path: 'tuning', label: 'Tuning', pages: ['tuning'] },
   { path: 'settings', label: 'Settings', pages: ['settings'] },

@@ -8,6 +8,7 @@ export type Route =
   | { page: 'dashboard' }
   | { page: 'zones' }
   | { page: 'zone'; slug: string }
+  | { page: 'schedules' }
   | { page: 'history' }
   | { page: 'tuning' }
   | { page: 'settings'; section: string | null }
@@ -20,6 +21,7 @@ export function parseRoute(path: string): Route {
   if (rest.length > 0) return { page: 'not_found', path };
   if (first === '' && second === undefined) return { page: 'dashboard' };
   if (first === 'zones') return second ? { page: 'zone', slug: second } : { page: 'zones' };
+  if (first === 'schedules' && second === undefined) return { page: 'schedules' };
   if (first === 'history' && second === undefined) return { page: 'history' };
   if (first === 'tuning' && second === undefined) return { page: 'tuning' };
   if (first === 'settings') return { page: 'settings', section: second ?? null };

@@ -30,6 +30,7 @@ import {
 import { buildTiles, tileProvenance, type Tile } from './dashboard/weather-tiles';
 import type { ForecastSnapshot, WeatherHistory, WeatherSnapshot } from './dashboard/weather-types';
 import type { IrrigationSnapshot } from './zones/irrigation-types';
+import { suppressedToday } from './schedules/schedules-model';
 import type { Format } from './zones/zone-model';
 import './dashboard/dashboard.css';
 
@@ -167,6 +168,7 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
           {window.finish < now / 1000 ? ' (passed)' : ''}
         </p>
       )}
+      <SuppressedToday snapshot={snapshot} />
       {snapshot?.master_enable === false && (
         <p class="notice notice-warn">Watering is switched off (master enable is off): nothing will run.</p>
       )}
@@ -191,6 +193,19 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
           </div>
         ))}
     </section>
+  );
+}
+
+/** Zones an override schedule waters today instead of the smart plan (spec `smart_suppressed.active_today`). */
+function SuppressedToday({ snapshot }: { snapshot: IrrigationSnapshot | null }) {
+  const zones = suppressedToday(snapshot);
+  if (zones.length === 0) return null;
+  return (
+    <p class="muted small" data-testid="schedule-suppressed">
+      Fixed schedules water today instead of the smart plan:{' '}
+      {zones.map((z) => `${z.name} (${z.schedules.join(', ')})`).join('; ')}.{' '}
+      <Link to="schedules">Schedules</Link>
+    </p>
   );
 }
 

@@ -5,6 +5,7 @@ import {
   type ThresholdKey,
 } from '../../irrigation/controls/types';
 import { zoneMeter } from '../../config/flow-meter-binding';
+import { scheduleSlug } from '../../config/schedule-config';
 import type { Zone } from '../../irrigation/snapshot-schema';
 import { isoOrNull, type CatalogView, type DeviceRef, type EntityDescriptor } from './descriptor';
 import { weatherEntities } from './weather-entities';
@@ -39,6 +40,7 @@ export function entityCatalog(view: CatalogView): EntityDescriptor[] {
   return [
     ...serviceEntities(view),
     ...zoneEntities(view),
+    ...scheduleEntities(view),
     ...weatherEntities(Object.keys(view.weather ?? {})),
   ];
 }
@@ -146,6 +148,28 @@ function serviceEntities(view: CatalogView): EntityDescriptor[] {
     });
   }
   return entities;
+}
+
+/** One switch per fixed schedule: on = enabled (set_schedule_enabled, a config save). */
+function scheduleEntities(view: CatalogView): EntityDescriptor[] {
+  return (view.config.schedules ?? []).map((schedule) => {
+    const slug = scheduleSlug(schedule.name);
+    const enabled = (v: CatalogView) =>
+      (v.config.schedules ?? []).find((s) => scheduleSlug(s.name) === slug)?.enabled === true;
+    return {
+      key: `schedule_${slug}`,
+      platform: 'switch',
+      name: `Schedule ${schedule.name}`,
+      device: { kind: 'service' },
+      requires: 'config:schedule',
+      icon: 'mdi:calendar-clock',
+      payload_on: 'ON',
+      payload_off: 'OFF',
+      state: (v) => onOff(enabled(v)),
+      command: (payload) =>
+        onOffCommand(payload, (on) => ({ kind: 'set_schedule_enabled', schedule: slug, enabled: on })),
+    };
+  });
 }
 
 function zoneEntities(view: CatalogView): EntityDescriptor[] {

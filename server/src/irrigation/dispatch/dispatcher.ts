@@ -6,6 +6,8 @@ import type { Logger } from '../../core/logger';
 import type { JsonValue } from '../../store/json';
 import type { RunSource } from '../../store/runs';
 import type { StopAllResult, StopScope, ValveDriver, ZoneRoute } from './driver';
+import type { GateVerdict } from '../schedule/restriction-gate';
+import { MasterValves, type MasterValvesDeps } from './master-valves';
 import { DispatchError, routeOrThrow } from './dispatch-error';
 import { JobTally } from './job-tally';
 import {
@@ -102,7 +104,16 @@ export interface DispatcherDeps {
   zoneConfig: (zone: string) => ZoneConfig | undefined;
   state: KeyValue | null;
   meter?: RunMeter | null;
+  /** The watering restrictions' word on each run (schedule/restriction-gate.ts); absent allows all. */
+  restrictions?: RestrictionGate | null;
+  /** The config's `[[masters]]` (master-valves.ts); absent = no master valves. */
+  masterConfig?: MasterValvesDeps['config'];
+  /** Waits a master's lead (default: real time). */
+  sleep?: (seconds: number) => Promise<void>;
 }
+
+/** Asked before every run with the zone, the seconds wanted and now (epoch seconds). */
+export type RestrictionGate = (zone: string, seconds: number, now: number) => GateVerdict;
 
 export const HEARTBEAT_KEY = 'dispatch.heartbeat_epoch';
 /** Bounds how much open time a crash can leave unproven. */
@@ -117,6 +128,7 @@ export class Dispatcher {
   private readonly active = new Map<string, Tracked>();
   private readonly jobs = new JobTally();
   readonly watchdog: ValveWatchdog;
+  private readonly masters: MasterValves | null;
   private heartbeat: NodeJS.Timeout | null = null;
   private ticker: NodeJS.Timeout | null = null;
   /** Fires at the next planned end or retry, so a shutoff is not a tick late. */
@@ -131,6 +143,16 @@ export class Dispatcher {
       driver: deps.driver,
       now: () => this.now(),
     });
+    this.masters = deps.masterConfig
+      ? new MasterValves({
+          driver: deps.driver,
+          watchdog: this.watchdog,
+          logger: this.log,
+          config: deps.masterConfig,
+          now: () => this.now(),
+          sleep: deps.sleep ?? ((s) => new Promise((resolve) => setTimeout(resolve, s * 1000))),
+        })
+      : null;
   }
 
   /** Follows the controllers' readings and failed readings (the evidence of open valves). */
@@ -160,7 +182,11 @@ export class Dispatcher {
    */
   async run(request: RunRequest): Promise<StartedRun> {
     const route = routeOrThrow(this.deps.driver.route(request.zone));
-    const seconds = Math.min(RUN_SECONDS_MAX, Math.max(1, Math.round(request.seconds)));
+    const asked = Math.min(RUN_SECONDS_MAX, Math.max(1, Math.round(request.seconds)));
+    const gate = this.deps.restrictions?.(request.zone, asked, this.now()) ?? null;
+    // Local law binds every run, forced or not: 409 with the restriction's code.
+    if (gate && !gate.ok) throw new DispatchError(409, gate.code, gate.message);
+    const seconds = gate ? gate.seconds : asked;
     this.refuseWhenControllerBusy(route);
     const previous = this.active.get(request.zone);
     if (previous) {
@@ -168,6 +194,8 @@ export class Dispatcher {
       this.endByRaincheck(previous, 'replaced by a new run of the same zone');
     }
     this.watchdog.release(request.zone);
+    // The pump first (its lead); the row's start is when the zone itself opens.
+    await this.masters?.beforeZone(request.zone, seconds);
     const now = this.now();
     const source = runSource(request.requester, route.simulated);
     const sessionId = request.sessionId ?? `manual-${randomUUID()}`;
@@ -180,11 +208,13 @@ export class Dispatcher {
       controller_id: route.controller_id,
       cycle_index: request.cycle?.index ?? null,
       cycle_count: request.cycle?.count ?? null,
+      note: gate?.note ?? null,
     });
     try {
       await this.deps.driver.run(route, seconds);
     } catch (err) {
       this.deps.ledger.failed(rowId, errorText(err));
+      this.masters?.afterZone(request.zone, this.now(), 0);
       this.changed(request.zone);
       throw err;
     }
@@ -194,6 +224,7 @@ export class Dispatcher {
       // The record of this run could not be saved (a full disk): water nobody can account for
       // is worse than none, so the valve closes again and the request fails.
       await this.deps.driver.stopZone(route).catch(() => undefined);
+      this.masters?.afterZone(request.zone, this.now(), 0);
       throw err;
     }
     const run = this.track(
@@ -229,6 +260,7 @@ export class Dispatcher {
   async stopAll(): Promise<{ results: StopAllResult[]; confirmWithinS: number | null }> {
     const results = await this.deps.driver.stopAll();
     const failed = new Set(results.filter((r) => r.error).map((r) => r.controller_id));
+    this.masters?.afterStopAll(new Set(results.filter((r) => !r.error).map((r) => r.controller_id)));
     for (const run of [...this.active.values()]) {
       if (!failed.has(run.route.controller_id)) this.endByRaincheck(run, 'stopped by stop_all');
     }
@@ -243,7 +275,29 @@ export class Dispatcher {
   resume(run: Omit<ActiveRun, 'done'>, seenAt: number | null): ActiveRun {
     const tracked = this.track(run, seenAt === null ? freshEvidence() : seenOpenAt(seenAt));
     this.changed(run.zone);
+    if (this.masters) void this.reopenMasters(tracked);
     return tracked;
+  }
+
+  /**
+   * A resumed zone is open, so its pump must be too (master-valves.ts). A
+   * master that cannot reopen closes the zone (no zone runs without its
+   * pump); a run that ended while its master was being reopened hands it back.
+   */
+  private async reopenMasters(run: ActiveRun): Promise<void> {
+    const stillOpen = () => this.active.get(run.zone)?.rowId === run.rowId;
+    try {
+      await this.masters?.resumeZone(run.zone, Math.max(0, run.startEpoch + run.seconds - this.now()));
+    } catch (err) {
+      this.log.error({ zone: run.zone, err: errorText(err) }, 'a resumed run could not reopen its master');
+      if (stillOpen())
+        await this.stop(run.zone, `closed at boot: ${errorText(err)}`).catch((e: unknown) =>
+          this.log.error({ zone: run.zone, err: errorText(e) }, 'could not close the zone'),
+        );
+      return;
+    }
+    if (!stillOpen()) this.masters?.afterZone(run.zone, this.now());
+    this.idleTimers(); // the ticker closes the master after its lag
   }
 
   /** Ends every tracked run's timers without touching rows: the process is stopping. */
@@ -268,6 +322,7 @@ export class Dispatcher {
       if (run.phase === 'awaiting_close' && now >= plannedEnd + watchdogGraceS(run.route)) this.overdue(run);
     }
     this.watchdog.tick();
+    this.masters?.tick();
     this.idleTimers();
     this.scheduleNext();
   }
@@ -435,6 +490,7 @@ export class Dispatcher {
     if (how === 'completed') this.deps.ledger.completed(run.rowId, open, water, note);
     else this.deps.ledger.aborted(run.rowId, open, water, note ?? 'stopped early');
     run.settle(how);
+    this.masters?.afterZone(run.zone, this.now());
     this.changed(run.zone);
     const finished = this.jobs.add(run, how, open, water, note ?? null, this.now());
     if (finished) this.deps.bus.emit('watering.finished', finished);
@@ -522,7 +578,7 @@ export class Dispatcher {
 
   /** Nothing open and nothing watched: no heartbeat, no ticking. */
   private idleTimers(): void {
-    if (this.active.size > 0 || this.watchdog.busyControllers().length > 0) {
+    if (this.active.size > 0 || this.watchdog.busyControllers().length > 0 || this.masters?.busy()) {
       if (!this.ticker) this.startTimers();
       return;
     }

@@ -56,6 +56,8 @@ export interface StopAllResult {
 
 export interface ValveDriver {
   route(zone: string): RouteResult;
+  /** A station no zone is bound to (a master valve or pump), keyed `key`; absent = none can be reached. */
+  routeStation?(controllerId: string, station: string, key: string): RouteResult;
   /** Opens the zone's valve for `seconds` (already clamped). */
   run(route: ZoneRoute, seconds: number): Promise<void>;
   stopZone(route: ZoneRoute): Promise<StopScope>;

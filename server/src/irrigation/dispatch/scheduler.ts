@@ -8,7 +8,7 @@ import { errorText, type Dispatcher, type KeyValue } from './dispatcher';
 import type { RouteResult, ValveDriver } from './driver';
 import type { RunLedger } from './run-ledger';
 import type { SessionPlan } from '../../store/session-plans';
-import { sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
+import { ownWindowToday, sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
 import { runSource, SKIP_MARKER_SOURCE } from './sources';
 
 /**
@@ -29,10 +29,14 @@ import { runSource, SKIP_MARKER_SOURCE } from './sources';
  * - Skip markers: once per day at the window start (sunrise when nothing is
  *   planned), zones that needed water but were held back get a
  *   `smart_morning` row with the reason.
+ * - A zone with its own run window runs in its own session inside that
+ *   window (tickOwnWindows), never in the deployment's.
  */
 
 const TICK_MS = 30_000;
 const BUSY_RETRY_S = 30;
+/** How long after its start a fixed schedule's run may still begin (a restart, an outage). */
+export const FIXED_LATE_S = 3600;
 export const DAY_KEY = 'dispatch.day';
 export const MARKERS_KEY = 'dispatch.skip_markers_date';
 
@@ -59,6 +63,8 @@ export class Scheduler implements Module {
   private readonly log: Logger;
   private tickTimer: NodeJS.Timeout | null = null;
   private session: Promise<void> | null = null;
+  private fixedSession: Promise<void> | null = null;
+  private readonly ownSessions = new Map<string, Promise<void>>();
   private stopped = false;
   private readonly sleepers = new Set<() => void>();
   /** Sessions begun without a database (the ledger cannot answer then). */
@@ -85,6 +91,49 @@ export class Scheduler implements Module {
     if (this.tickTimer) clearInterval(this.tickTimer);
     for (const wake of this.sleepers) wake();
     await this.session;
+    await this.fixedSession;
+    await Promise.all(this.ownSessions.values());
+  }
+
+  /** The fixed schedules' session in progress (tests await it). */
+  fixedRuns(): Promise<void> | null {
+    return this.fixedSession;
+  }
+
+  /**
+   * Fixed schedules (`water_plan[0].schedule_runs`): each run is due from its
+   * start for FIXED_LATE_S (a restart inside that catches it up, never twice:
+   * its session id is its own). A held one (a skip rule, restrictions, a
+   * floor already met, no size) leaves one `skipped` row with its reason at
+   * its start. Nothing dispatches while paused or with `master_enable` off.
+   */
+  private tickFixed(snapshot: IrrigationSnapshot, date: string, now: number): void {
+    if (this.fixedSession || snapshot.skip_check.is_paused === true || snapshot.master_enable === false)
+      return;
+    const due = (snapshot.water_plan[0]?.schedule_runs ?? []).filter(
+      (r) =>
+        r.start_epoch !== null &&
+        now >= r.start_epoch &&
+        now < r.start_epoch + FIXED_LATE_S &&
+        !this.sessionBegun(r.session_id),
+    );
+    const jobs: ZoneJob[] = [];
+    for (const run of due) {
+      if (run.planned_seconds <= 0) {
+        this.skip(run.zone, date, `${run.reason_code}: ${run.reason}`, false, run.session_id);
+        continue;
+      }
+      jobs.push({
+        zone: run.zone,
+        name: run.zone,
+        segments: [run.planned_seconds],
+        soak_s: 0,
+        session_id: run.session_id,
+      });
+    }
+    if (jobs.length === 0) return;
+    this.log.info({ date, runs: jobs.map((j) => j.session_id) }, 'fixed schedules: dispatching');
+    this.fixedSession = this.runSession(jobs, date).finally(() => (this.fixedSession = null));
   }
 
   /** One look at the clock and the plan; public so tests can drive it. */
@@ -95,14 +144,40 @@ export class Scheduler implements Module {
     if (!snapshot || !today) return null;
     const now = epochSeconds(this.deps.clock);
     this.writeSkipMarkers(snapshot, today.date_local, now);
+    this.tickFixed(snapshot, today.date_local, now);
+    const pending = zoneJobs(snapshot).filter((job) => !this.alreadyBegun(today.date_local, job.zone));
+    this.tickOwnWindows(snapshot, pending, today.date_local, now);
     if (this.session || !this.mayDispatch(snapshot, today.date_local, now)) return this.session;
-    const jobs = zoneJobs(snapshot).filter((job) => !this.alreadyBegun(today.date_local, job.zone));
+    const jobs = pending.filter((job) => ownWindowToday(snapshot, job.zone) === null);
     if (jobs.length === 0) return null;
     this.rememberDay(today.date_local, snapshot.today_window.finish);
     this.recordPlans(snapshot, jobs, today.date_local, now);
     this.log.info({ date: today.date_local, zones: jobs.map((j) => j.zone) }, 'run window: dispatching');
     this.session = this.runSession(jobs, today.date_local).finally(() => (this.session = null));
     return this.session;
+  }
+
+  /**
+   * Zones with their own run window (`[zones.<slug>.run_window]`): each runs
+   * in its own session, alone, from its own window's start until its finish
+   * (a restart inside it catches up, never twice: the session id is the day's).
+   */
+  private tickOwnWindows(snapshot: IrrigationSnapshot, pending: ZoneJob[], date: string, now: number): void {
+    if (snapshot.skip_check.is_paused === true || snapshot.master_enable === false) return;
+    for (const job of pending) {
+      const own = ownWindowToday(snapshot, job.zone);
+      if (!own || this.ownSessions.has(job.zone)) continue;
+      if (now < own.start_epoch || now >= own.finish_epoch) continue;
+      this.recordPlans(snapshot, [job], date, now);
+      this.log.info({ date, zone: job.zone }, 'own run window: dispatching');
+      const session = this.runSession([job], date).finally(() => this.ownSessions.delete(job.zone));
+      this.ownSessions.set(job.zone, session);
+    }
+  }
+
+  /** The own-window sessions in progress (tests await them). */
+  ownWindowRuns(): Promise<void>[] {
+    return [...this.ownSessions.values()];
   }
 
   /** Whether a session may start now: inside today's window, or catching up a day already begun. */
@@ -164,7 +239,13 @@ export class Scheduler implements Module {
     const route = this.deps.driver.route(job.zone);
     if (await this.reportedRunning(job.zone, route, index, previousEnd)) {
       const simulated = route.ok && route.route.simulated;
-      this.skip(job.zone, date, 'zone_running: the controller reports the zone already running', simulated);
+      this.skip(
+        job.zone,
+        date,
+        'zone_running: the controller reports the zone already running',
+        simulated,
+        job.session_id,
+      );
       return 'dropped';
     }
     const count = job.segments.length;
@@ -173,10 +254,10 @@ export class Scheduler implements Module {
         zone: job.zone,
         seconds: job.segments[index] ?? 0,
         requester: 'schedule',
-        sessionId: sessionId(date, job.zone),
+        sessionId: jobSession(job, date),
         ...(count > 1 ? { cycle: { index: index + 1, count } } : {}),
       });
-      this.begun.add(sessionId(date, job.zone));
+      this.begun.add(jobSession(job, date));
       // Stopping the service must not wait for an open valve to close: the run stays
       // with the dispatcher's heartbeat and is reconciled on the next boot.
       const stopped = this.untilStopped();
@@ -184,8 +265,11 @@ export class Scheduler implements Module {
       return end === 'completed' ? 'completed' : 'dropped';
     } catch (err) {
       if (err instanceof DispatchError && err.code === 'controller_busy') return 'retry';
-      if (err instanceof DispatchError) this.skip(job.zone, date, `no_route: ${err.message}`, false);
-      this.begun.add(sessionId(date, job.zone));
+      if (err instanceof DispatchError) {
+        const why = err.code === 'zone_unbound' ? 'no_route' : err.code;
+        this.skip(job.zone, date, `${why}: ${err.message}`, false, job.session_id);
+      }
+      this.begun.add(jobSession(job, date));
       this.log.warn({ zone: job.zone, err: errorText(err) }, 'scheduled run failed');
       return 'dropped';
     }
@@ -247,11 +331,12 @@ export class Scheduler implements Module {
     this.deps.bus.emit('runs.changed', { zone: null });
   }
 
-  private skip(zone: string, date: string, reason: string, simulated: boolean): void {
-    this.begun.add(sessionId(date, zone));
+  private skip(zone: string, date: string, reason: string, simulated: boolean, session?: string): void {
+    const id = session ?? sessionId(date, zone);
+    this.begun.add(id);
     this.deps.ledger.skipped(
       {
-        session_id: sessionId(date, zone),
+        session_id: id,
         zone,
         start_epoch: epochSeconds(this.deps.clock),
         duration_s: 0,
@@ -263,7 +348,10 @@ export class Scheduler implements Module {
   }
 
   private alreadyBegun(date: string, zone: string): boolean {
-    const id = sessionId(date, zone);
+    return this.sessionBegun(sessionId(date, zone));
+  }
+
+  private sessionBegun(id: string): boolean {
     return this.begun.has(id) || this.deps.ledger.session(id).length > 0;
   }
 
@@ -314,4 +402,8 @@ export class Scheduler implements Module {
 
 export function sessionId(date: string, zone: string): string {
   return `sched-${date}-${zone}`;
+}
+
+function jobSession(job: ZoneJob, date: string): string {
+  return job.session_id ?? sessionId(date, job.zone);
 }

@@ -14,6 +14,21 @@ export interface ZoneJob {
   name: string;
   segments: number[];
   soak_s: number;
+  /** The run session; absent = the smart session `sched-<date>-<zone>`. */
+  session_id?: string;
+}
+
+/** A zone's own run window today (`water_plan[0].zones[].run_window`, zone-windows.ts); null = the deployment's. */
+export function ownWindowToday(
+  snapshot: IrrigationSnapshot,
+  zone: string,
+): { start_epoch: number; finish_epoch: number } | null {
+  const entry = snapshot.water_plan[0]?.zones.find((z) => z.zone === zone) as
+    { run_window?: { start_epoch?: unknown; finish_epoch?: unknown } } | undefined;
+  const w = entry?.run_window;
+  return w && typeof w.start_epoch === 'number' && typeof w.finish_epoch === 'number'
+    ? { start_epoch: w.start_epoch, finish_epoch: w.finish_epoch }
+    : null;
 }
 
 export interface SkipMarker {

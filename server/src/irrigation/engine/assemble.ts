@@ -1,6 +1,5 @@
 import { activeOverrideTomorrow, isPaused } from '../controls/resolve';
-import { nextRun } from '../schedule/next-run';
-import { runWindow } from '../schedule/run-window';
+import { dayWindow, nextRunOverWindows, ownWindow, type TodayClosed } from '../schedule/zone-windows';
 import type { IrrigationForecast, SevenDayVerdict, SkipCheck } from '../skip/skip-check';
 import type {
   CurrentWeather,
@@ -59,6 +58,8 @@ export interface AssembleArgs {
   provisionalWindow: { start_epoch: number; finish_epoch: number; kind: string } | null;
   /** Today's run window is over: day 0's remaining water will not run today. */
   todayWindowClosed: boolean;
+  /** Each zone's own flag (schedule/zone-windows.ts): its own window's, else the deployment's. */
+  closed: TodayClosed;
 }
 
 const HOLD_CODES = new Set(['forecast_unavailable', 'depletion_unknown']);
@@ -71,15 +72,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     plans.reduce((s, p) => s + (p.days[d]?.planned_seconds ?? 0), 0),
   );
   const minTempByDay = ctx.dates.map((date) => ctx.daily.get(date)?.temp_min_f ?? null);
-  const next = nextRun({
-    now: ctx.now,
-    timezone: ctx.timezone,
-    location: { lat: ctx.lat, lon: ctx.lon },
-    plannedSecondsByDay: totalByDay,
-    allowedWeekdays: ctx.allowed_days,
-    minTempFByDay: minTempByDay,
-    minTempThresholdF: ctx.rules.min_temp_f,
-  });
+  const next = nextRunOverWindows(ctx, plans, minTempByDay);
   const paused = isPaused(input.controls, ctx.now);
   const weightedIn = skip.rain_7day_weighted_in;
   const budgetExpected = weightedIn === null ? null : r2(weightedIn * 25.4 * EXPECTED_RAIN_FACTOR);
@@ -92,23 +85,9 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     const prob = entry?.precip_probability_max;
     const probPct = prob === null || prob === undefined || prob < 0 || prob > 100 ? null : Math.round(prob);
     const total = totalByDay[d] ?? 0;
-    let start: number | null = null;
-    let finish: number | null = null;
-    if (total > 0) {
-      const w = runWindow({
-        lat: ctx.lat,
-        lon: ctx.lon,
-        timezone: ctx.timezone,
-        dateLocal: date,
-        totalRunSeconds: total,
-        minTempF: minTempByDay[d] ?? null,
-        minTempThresholdF: ctx.rules.min_temp_f,
-      });
-      if (w.state === 'ok') {
-        start = w.window.start;
-        finish = w.window.finish;
-      }
-    }
+    const span = total > 0 ? dayWindow(ctx, plans, d, a.ledgers) : null;
+    const start = span?.start ?? null;
+    const finish = span?.finish ?? null;
     const verdict = a.seven[d];
     const et = ctx.et0_by_date.get(date);
     return {
@@ -126,11 +105,15 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       window_closed: d === 0 && a.todayWindowClosed,
       zones: plans.map((p) => {
         const z = p.days[d];
+        const own = ownWindow(ctx, p, d, a.ledgers);
         return {
           zone: p.zone.slug,
           name: p.zone.name,
           ...(z as NonNullable<typeof z>),
           cap_shortfall_mm: capShortfallMm(p, z, ctx.capture_efficiency),
+          ...(own
+            ? { run_window: { ...own, ...(d === 0 ? { closed: a.closed.of(p.zone.slug) } : {}) } }
+            : {}),
         };
       }),
     };
@@ -140,7 +123,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
   const zones: Zone[] = plans.map((p) => {
     const ledger = a.ledgers.get(p.zone.slug);
     const run = input.zoneRunning?.get(p.zone.slug);
-    const upcoming = a.todayWindowClosed ? p.days[1] : p.days[0];
+    const upcoming = a.closed.of(p.zone.slug) ? p.days[1] : p.days[0];
     const range = p.today_range;
     const bucket = range && range.exact !== null ? r2(0 - range.exact) : null;
     const kc = p.zone.complete
@@ -159,7 +142,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       bucket_mm: bucket,
       throughput_mm_hr: p.zone.precip_rate_mm_hr ?? 0,
       last_run_epoch: ledger?.last_run_epoch ?? 0,
-      smart_suppressed: null,
+      smart_suppressed: ctx.fixed.smartSuppressed(p.zone.slug),
       math: {
         bucket_mm: bucket,
         kc,

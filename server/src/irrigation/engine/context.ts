@@ -8,6 +8,9 @@ import type { RainEvidence } from './soil-model';
 import type { EngineInput } from './types';
 import type { DailyWeather } from '../../store/weather-days';
 import type { RecordEt0 } from '../soil/et0-of-day';
+import type { DayCaps } from '../schedule/restriction-calendar';
+import type { WindowChoice } from '../schedule/window-choice';
+import type { FixedSchedules } from '../schedule/fixed-schedule-plan';
 import type { ForecastSkill } from '../policy/forecast-policy';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
@@ -53,5 +56,16 @@ export interface EngineContext {
   skill: ForecastSkill;
   /** Whether any forecast reached the service (else the forward rules do not apply). */
   forecast_present: boolean;
+  /** Weekdays of the allowed plan dates (spec `restriction_allowed_days`); [] when none is allowed. */
   allowed_days: number[];
+  /** Why each forbidden plan date is forbidden (the rule and its words). */
+  restriction_why: Map<string, string>;
+  /** The fixed `[[schedules]]` over the plan days (override suppression, their runs). */
+  fixed: FixedSchedules;
+  /** `[deployment.run_window]` and the forbidden hours the night's window keeps out of. */
+  run_window: WindowChoice;
+  /** Zones with their own `run_window` table (schedule/zone-windows.ts). */
+  zone_windows: Map<string, WindowChoice>;
+  /** Today's per-zone minute caps from the restrictions. */
+  restriction_caps_today: DayCaps;
 }

@@ -4,12 +4,14 @@ import type { DailyWeather } from '../../store/weather-days';
 import { rainSourceOf } from '../../weather-record/types';
 import { type RecordEt0 } from '../soil/et0-of-day';
 import { bandedEt0OfRecord } from '../soil/et0-bridge';
-import { isWeekdayAllowed } from '../schedule/restrictions';
-import { weekdayOf } from '../schedule/local-date';
 import { pastWeather } from './fallback-record';
 import { effectiveSkipRules } from '../controls/controls-store';
-import { restrictionAllowedDays } from '../schedule/restrictions';
+import { restrictionContext, withRestrictionCaps } from '../schedule/restriction-plan';
 import { runWindow } from '../schedule/run-window';
+import { windowChoiceOf } from '../schedule/window-choice';
+import { todayClosed, zoneWindowChoices } from '../schedule/zone-windows';
+import { FixedSchedules } from '../schedule/fixed-schedule-plan';
+import { withScheduleRuns } from '../schedule/fixed-schedule-snapshot';
 import { localCalendar } from '../skip/local-days';
 import { indexDaily, rainOverInterval, HOUR_S } from '../skip/rain-evidence';
 import {
@@ -47,7 +49,7 @@ import { resolveZones } from './zone-inputs';
  */
 export function computeIrrigation(input: EngineInput): EngineOutput {
   const ctx = buildContext(input);
-  const zones = resolveZones(input.config);
+  const zones = withRestrictionCaps(resolveZones(input.config), ctx.restriction_caps_today);
   const ledgers = new Map<string, ZoneLedger>(
     zones.map((z) => [
       z.slug,
@@ -69,6 +71,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     totalRunSeconds: provisionalSeconds,
     minTempF: todayMin,
     minTempThresholdF: ctx.rules.min_temp_f,
+    choice: ctx.run_window,
   });
   const skipRunWindow =
     win.state === 'ok' && win.window.finish > win.window.start
@@ -131,10 +134,11 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
       : { verdict: 'unknown', reason_code: 'no_verdict', reason: 'no forecast verdict for the day' };
   });
 
-  // Pass 2: the real plan.
-  const todayWindowClosed = hasTodayWindowClosed(ctx, provisionalSeconds, ledgers.values(), todayMin);
-  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, todayWindowClosed));
-  return assembleOutput({
+  // Pass 2: the real plan (each zone's window-closed flag follows its own window, zone-windows.ts).
+  const closed = todayClosed(ctx, provisional, ledgers);
+  const todayWindowClosed = closed.deployment;
+  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, closed.of(z.slug)));
+  const output = assembleOutput({
     ctx,
     plans,
     ledgers,
@@ -143,34 +147,9 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     slice,
     provisionalWindow: skipRunWindow,
     todayWindowClosed,
+    closed,
   });
-}
-
-/**
- * Whether today's run window is over. The window is placed for the whole
- * night's water: what is still planned (pass 1, before skip verdicts, so never
- * less than the real plan) plus what already ran today, so a post-sunrise
- * window does not appear to shrink shut while its session is still running.
- * A pre-dawn window always ends at sunrise.
- */
-function hasTodayWindowClosed(
-  ctx: EngineContext,
-  plannedSeconds: number,
-  ledgers: Iterable<ZoneLedger>,
-  todayMinTempF: number | null,
-): boolean {
-  let ranSeconds = 0;
-  for (const ledger of ledgers) ranSeconds += ledger.seconds_by_date.get(ctx.cal.today) ?? 0;
-  const win = runWindow({
-    lat: ctx.lat,
-    lon: ctx.lon,
-    timezone: ctx.timezone,
-    dateLocal: ctx.cal.today,
-    totalRunSeconds: plannedSeconds + ranSeconds,
-    minTempF: todayMinTempF,
-    minTempThresholdF: ctx.rules.min_temp_f,
-  });
-  return win.state === 'ok' && ctx.now >= win.window.finish;
+  return withScheduleRuns(output, ctx, plans, zones, skip.rules, todayWindowClosed);
 }
 
 export function buildContext(input: EngineInput): EngineContext {
@@ -231,7 +210,7 @@ export function buildContext(input: EngineInput): EngineContext {
       v === null || v === undefined || !Number.isFinite(v) || v < 0 ? null : v * 25.4 * input.bias.multiplier,
     );
   }
-  const allowedDays = restrictionAllowedDays(input.config.engine.restrictions ?? null);
+  const restrictions = restrictionContext(cfg, dates);
   const next24 = rainOverInterval(input.forecast.hourly, input.nowEpoch, input.nowEpoch + 24 * HOUR_S).value;
 
   return {
@@ -265,9 +244,19 @@ export function buildContext(input: EngineInput): EngineContext {
       input.bias.multiplier,
       dates.length,
     ),
-    // The config has no restriction rules yet: every weekday is allowed.
-    allowed_days: allowedDays,
-    allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),
+    ...restrictions,
+    run_window: windowChoiceOf(cfg),
+    zone_windows: zoneWindowChoices(cfg),
+    fixed: new FixedSchedules({
+      schedules: cfg.schedules ?? [],
+      dates,
+      now: input.nowEpoch,
+      timezone: input.timezone,
+      lat,
+      lon,
+      allowedDates: restrictions.allowed_dates,
+      restrictionWhy: restrictions.restriction_why,
+    }),
   };
 }
 

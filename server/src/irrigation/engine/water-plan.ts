@@ -26,6 +26,7 @@ import {
   type SoilStepTrace,
 } from './soil-model';
 import { soilStart, type SoilStart } from './soil-start';
+import { aheadCeilingMinutes, splitIntoSessions, wateringAheadNote } from '../schedule/restriction-plan';
 import {
   allowanceMm,
   BET_HORIZON_DAYS,
@@ -55,6 +56,8 @@ import type { CompleteZone, ResolvedZone } from './zone-inputs';
  * 1. the zone is incomplete -> `zone_incomplete` (nothing can be sized);
  * 2. controls (`resolveControls`): pause / tomorrow override / zone override /
  *    global override; a `skip` decides here (reason_code from the control);
+ *    then, unless a control forces a run, an override fixed schedule running
+ *    the zone that day -> `schedule_override` (schedule/fixed-schedule-plan.ts);
  * 3. dormancy (unless a control forces `run`) -> `dormant`;
  * 4. the model: soil `depletion_unknown` / `not_due`, weekly
  *    `weekly_budget_unset` / `not_session_day` / `budget_met`;
@@ -272,7 +275,10 @@ export function planZone(
     if (d === 0) {
       soilToday = soilTodayOf(c, code, reason, run, creditAvailable);
       if (seconds > 0)
-        cycle = cycleSoak(seconds, z.precip_rate_mm_hr, z.infiltration_mm_hr, z.slope_pct, ctx.soak_minutes);
+        cycle = splitIntoSessions(
+          cycleSoak(seconds, z.precip_rate_mm_hr, z.infiltration_mm_hr, z.slope_pct, ctx.soak_minutes),
+          (z.max_run_minutes ?? 60) * 60,
+        );
     }
     const { need, demandSource, demandMm } = sizing;
     const watering = run.watering;
@@ -307,7 +313,8 @@ export function planZone(
         reason: 'no entry',
       };
       const rainMm = projectedRainMm(c, date);
-      const net = unrunToday ? 0 : netIrrigationMm(seconds, z.precip_rate_mm_hr, eff);
+      const scheduled = ctx.fixed.projectedSeconds(z.slug, z.precip_rate_mm_hr, date);
+      const net = netIrrigationMm((unrunToday ? 0 : seconds) + scheduled, z.precip_rate_mm_hr, eff);
       const s = projectDay(
         z,
         state,
@@ -411,16 +418,19 @@ const WATERING_CODES: ReadonlySet<string> = new Set(['water', 'establishing_refi
 function sizeRun(c: DayCase, gate: Gate, depthMm: number): Run {
   const z = c.z;
   const watering = WATERING_CODES.has(gate.code) || (c.forced && gate.code === c.control.reason_code);
+  // Watering ahead of a restricted stretch may take more than one session (restriction-plan.ts).
+  const ahead = c.isSoil && !c.forced ? aheadCeilingMinutes(c.ctx, c.d, z.max_run_minutes ?? 60) : null;
+  const ceiling = ahead ?? z.max_run_minutes;
   const sized = c.isSoil
-    ? plannedSeconds(depthMm, z.precip_rate_mm_hr, c.ctx.capture_efficiency, z.max_run_minutes, 'up')
+    ? plannedSeconds(depthMm, z.precip_rate_mm_hr, c.ctx.capture_efficiency, ceiling, 'up')
     : plannedSeconds(depthMm, z.precip_rate_mm_hr, 1, z.max_run_minutes);
   const seconds = watering ? sized.seconds : 0;
   const capped = watering && sized.cap_binding;
   let reason = gate.reason;
   if (watering) {
-    reason += `${gate.note ?? ''}; ${seconds} s`;
+    reason += `${gate.note ?? ''}${c.isSoil && !c.forced ? wateringAheadNote(c.ctx, c.d) : ''}; ${seconds} s`;
     if (capped) {
-      reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${c.isSoil ? '; the remainder carries into the next session' : ''})`;
+      reason += ` (capped at ${ceiling ?? 60} min, ${sized.uncapped_seconds} s needed${c.isSoil ? '; the remainder carries into the next session' : ''})`;
     }
   }
   return { watering, seconds, capped, sized, reason };
@@ -549,6 +559,7 @@ type GateFn = (c: DayCase, depthMm: number) => Gate | null;
  */
 const GATES: readonly GateFn[] = [
   controlSkipGate,
+  scheduleOverrideGate,
   dormancyGate,
   soilModelGate,
   weeklyModelGate,
@@ -573,6 +584,13 @@ function firstGate(c: DayCase, depthMm: number): Gate {
 
 function controlSkipGate(c: DayCase): Gate | null {
   return c.control.decision === 'skip' ? { code: c.control.reason_code, reason: c.control.reason } : null;
+}
+
+/** An override fixed schedule runs the zone that day: smart watering stands down (schedule/fixed-schedule-plan.ts). */
+function scheduleOverrideGate(c: DayCase): Gate | null {
+  if (c.forced) return null;
+  const suppressed = c.ctx.fixed.suppressionReason(c.z.slug, c.date);
+  return suppressed === null ? null : { code: 'schedule_override', reason: suppressed };
 }
 
 function dormancyGate(c: DayCase): Gate | null {
@@ -634,7 +652,10 @@ function weeklyModelGate(c: DayCase): Gate | null {
 
 function restrictionGate(c: DayCase): Gate | null {
   if (c.ctx.allowed_dates.has(c.date)) return null;
-  return { code: 'restricted_day', reason: `watering restrictions do not allow ${c.date}` };
+  return {
+    code: 'restricted_day',
+    reason: c.ctx.restriction_why.get(c.date) ?? `watering restrictions do not allow ${c.date}`,
+  };
 }
 
 /**

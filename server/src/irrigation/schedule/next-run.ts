@@ -1,6 +1,7 @@
 import { addLocalDays, localDateOf, weekdayOf } from './local-date';
 import type { NEXT_RUN_STATES } from '../snapshot-schema';
 import { hasLocation, runWindow, type RunWindow } from './run-window';
+import type { WindowChoice } from './window-choice';
 
 /**
  * The snapshot's next run (spec 2.5: next_run_epoch, next_run_state,
@@ -61,6 +62,8 @@ export interface NextRunInput {
   minTempFByDay?: readonly (number | null)[];
   /** The engine's `min_temp_f` threshold. */
   minTempThresholdF: number;
+  /** Where each day's window sits (window-choice.ts); absent = finish by sunrise. */
+  choice?: WindowChoice;
 }
 
 export interface NextRun {
@@ -88,6 +91,7 @@ export function nextRun(input: NextRunInput): NextRun {
       totalRunSeconds: planned[offset] ?? 0,
       minTempF: input.minTempFByDay?.[offset] ?? null,
       minTempThresholdF: input.minTempThresholdF,
+      ...(input.choice ? { choice: input.choice } : {}),
     });
 
   const todayResult = windowFor(0);

@@ -1,6 +1,13 @@
 import { getTimes } from 'suncalc';
 import type { TODAY_WINDOW_KINDS } from '../snapshot-schema';
 import { localDateOf, localNoonMs } from './local-date';
+import {
+  avoidForbidden,
+  placeAtTime,
+  SUNRISE_CHOICE,
+  type WindowAnchor,
+  type WindowChoice,
+} from './window-choice';
 
 /**
  * The night's run window (spec 2.5 `today_window`). Pure: inputs and a date in,
@@ -28,6 +35,12 @@ import { localDateOf, localNoonMs } from './local-date';
  * 06:26 EST and the same window starts at 01:26 EDT (the first 01:26).
  *
  * Epochs are whole seconds (sunrise floored).
+ *
+ * `choice` (window-choice.ts) replaces the sunrise anchor with the owner's
+ * `[deployment.run_window]` time (`kind` then says whether the window ends
+ * by sunrise: `pre_dawn`, or not: `post_sunrise`) and keeps the window out of
+ * the restrictions' forbidden hours. A day without a sunrise stays
+ * `no_sunrise` whatever the choice.
  */
 
 /** Seconds after sunrise that a `post_sunrise` window starts. */
@@ -60,6 +73,8 @@ export interface RunWindowInput {
   minTempF: number | null;
   /** The engine's `skip_rules.min_temp_f` (or its threshold control). */
   minTempThresholdF: number;
+  /** `[deployment.run_window]` and the restrictions' forbidden hours (window-choice.ts); absent = finish by sunrise. */
+  choice?: WindowChoice;
 }
 
 export type RunWindowResult =
@@ -80,16 +95,44 @@ export function runWindow(input: RunWindowInput): RunWindowResult {
   if (sunrise === null) return { state: 'no_sunrise', date_local: dateLocal };
 
   const seconds = Math.round(totalRunSeconds);
-  const cold = input.minTempF !== null && input.minTempF < input.minTempThresholdF;
-  const window: RunWindow = cold
+  const choice = input.choice ?? SUNRISE_CHOICE;
+  const placed =
+    choice.anchor.kind === 'finish_by_sunrise'
+      ? sunriseWindow(sunrise, seconds, input.minTempF, input.minTempThresholdF)
+      : chosenWindow(choice.anchor, dateLocal, input.timezone, seconds, sunrise, input.minTempF);
+  const moved = avoidForbidden(placed, choice.anchor, choice.rules, dateLocal, input.timezone);
+  const window: RunWindow = { ...placed, ...moved };
+  return { state: 'ok', date_local: dateLocal, sunrise_epoch: sunrise, window };
+}
+
+/** A chosen local time (window-choice.ts): the user's time stands, the frost rule does not move it. */
+function chosenWindow(
+  anchor: Exclude<WindowAnchor, { kind: 'finish_by_sunrise' }>,
+  dateLocal: string,
+  timezone: string,
+  seconds: number,
+  sunrise: number,
+  minTempF: number | null,
+): RunWindow {
+  const { start, finish } = placeAtTime(anchor, dateLocal, timezone, seconds);
+  return { start, finish, kind: finish <= sunrise ? 'pre_dawn' : 'post_sunrise', min_temp_f: minTempF };
+}
+
+function sunriseWindow(
+  sunrise: number,
+  seconds: number,
+  minTempF: number | null,
+  minTempThresholdF: number,
+): RunWindow {
+  const cold = minTempF !== null && minTempF < minTempThresholdF;
+  return cold
     ? {
         start: sunrise + POST_SUNRISE_BUFFER_S,
         finish: sunrise + POST_SUNRISE_BUFFER_S + seconds,
         kind: 'post_sunrise',
-        min_temp_f: input.minTempF,
+        min_temp_f: minTempF,
       }
-    : { start: sunrise - seconds, finish: sunrise, kind: 'pre_dawn', min_temp_f: input.minTempF };
-  return { state: 'ok', date_local: dateLocal, sunrise_epoch: sunrise, window };
+    : { start: sunrise - seconds, finish: sunrise, kind: 'pre_dawn', min_temp_f: minTempF };
 }
 
 /** Both coordinates present and finite. */

@@ -69,6 +69,20 @@ export interface WaterPlanDay {
   rain_probability_pct: number | null;
   evidence_complete: boolean;
   zones: WaterPlanZone[];
+  /** The fixed schedules' runs of the day (beyond the spec). */
+  schedule_runs?: ScheduleRun[];
+}
+
+export interface ScheduleRun {
+  schedule: string;
+  schedule_slug: string;
+  mode: 'override' | 'floor';
+  zone: string;
+  date_local: string;
+  start_epoch: number | null;
+  planned_seconds: number;
+  reason_code: string;
+  reason: string;
 }
 
 export interface SevenDayVerdict {

@@ -1,0 +1,88 @@
+import type { Browser } from 'playwright-core';
+import { A11Y_AUDIT } from './helpers/a11y-audit';
+import { apiCall, eventually } from './helpers/api';
+import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { expect as pwExpect } from './helpers/expect';
+import { startDemo, type Instance } from './helpers/instance';
+
+/**
+ * Fixed schedules in Debian Chromium against a real demo process: an
+ * override schedule for every day on the front lawn is saved through the
+ * config; the Schedules page lists it, the dashboard names the zone it waters
+ * today instead of the smart plan, and the page's switch turns it off (a
+ * config save) after which the dashboard no longer names it.
+ */
+
+jest.setTimeout(90_000);
+
+let instance: Instance;
+let browser: Browser;
+const watched: WatchedPage[] = [];
+
+const EVERY_DAY = {
+  name: 'Front by hand',
+  zones: ['front_lawn'],
+  weekdays: [0, 1, 2, 3, 4, 5, 6],
+  start: '23:30',
+  minutes: 12,
+  mode: 'override',
+};
+
+async function page(viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
+  const opened = await openPage(browser, viewport);
+  watched.push(opened);
+  return opened;
+}
+
+beforeAll(async () => {
+  instance = await startDemo();
+  const config = await apiCall<Record<string, unknown>>(instance.url, 'api/v1/config');
+  const saved = await apiCall(instance.url, 'api/v1/config', {
+    method: 'PUT',
+    json: { ...config.body, schedules: [EVERY_DAY] },
+  });
+  expect(saved.status).toBe(200);
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  const problems = watched.flatMap((w) => w.problems);
+  for (const w of watched.splice(0)) await w.context.close();
+  expect(problems).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await instance?.stop();
+});
+
+it('the dashboard names the zone an override schedule waters today', async () => {
+  const { page: p } = await page();
+  await p.goto(instance.url);
+  await pwExpect(p.getByTestId('schedule-suppressed')).toHaveText(
+    /Fixed schedules water today instead of the smart plan: .*\(Front by hand\)/,
+  );
+});
+
+it('the Schedules page lists the schedule and its switch turns it off through the config', async () => {
+  const { page: p } = await page(PHONE);
+  await p.goto(new URL('schedules', instance.url).href);
+  const card = p.locator('[data-schedule="front_by_hand"]');
+  await pwExpect(card.getByRole('heading', { name: 'Front by hand' })).toBeVisible();
+  await pwExpect(card).toHaveText(/Sun, Mon, Tue, Wed, Thu, Fri, Sat/);
+  await pwExpect(card).toHaveText(/Override \(replaces smart watering\)/);
+  await pwExpect(p.getByRole('form', { name: 'Edit schedules' })).toBeVisible();
+  expect((await p.evaluate(A11Y_AUDIT)) as string[]).toEqual([]);
+
+  await card.getByRole('switch', { name: 'Front by hand enabled' }).click();
+  await pwExpect(p.getByRole('status').first()).toHaveText('Front by hand is off.');
+  const config = await apiCall<{ schedules: { enabled?: boolean }[] }>(instance.url, 'api/v1/config');
+  expect(config.body.schedules[0]?.enabled).toBe(false);
+  await eventually(async () => {
+    const snapshot = await apiCall<{ zones: { slug: string; smart_suppressed: unknown }[] }>(
+      instance.url,
+      'api/v1/irrigation/snapshot',
+    );
+    return snapshot.body.zones.find((z) => z.slug === 'front_lawn')?.smart_suppressed === null;
+  });
+});
