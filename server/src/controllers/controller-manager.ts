@@ -252,7 +252,7 @@ export class ControllerManager implements Module, ValveDriver {
       controller_id: controllerId,
       station,
       simulated: entry.simulated,
-      synthetic_yard: entry.simulated && config?.features.demo_mode === true,
+      synthetic_yard: entry.simulated && this.deps.config()?.config.features.demo_mode === true,
       self_timed: caps.self_timed,
       device_limit: caps.device_limit,
       per_zone_stop: caps.per_zone_stop,
