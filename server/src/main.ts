@@ -65,6 +65,7 @@ import { haLinkOptionsFromEnv } from './ha/ha-env';
 import type { HaLink } from './ha/ha-link';
 import { HaSupport } from './ha/ha-support';
 import { sensorsRoutes } from './http/routes/sensors';
+import { soilProbes } from './irrigation/soil/soil-probes';
 import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
 import { ForecastService } from './forecast/forecast-service';
 import { createForecastFactory } from './forecast/plan';
@@ -287,9 +288,17 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       })
     : null;
   await weatherRecord?.start();
+  const probes = store ? soilProbes(store) : null;
   const soilLedger =
     store && weatherRecord
-      ? new SoilLedgerService({ bus, logger, config: ha.siteConfig, store, record: weatherRecord })
+      ? new SoilLedgerService({
+          bus,
+          logger,
+          config: ha.siteConfig,
+          store,
+          record: weatherRecord,
+          probeCalibration: (sensorId) => probes?.calibrations.get(sensorId) ?? null,
+        })
       : null;
   await soilLedger?.start();
   // Built on the first radar request: most instances never draw a map layer.
@@ -404,6 +413,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ha: ha.irrigationView,
     flow,
     soil: soilLedger,
+    probes: probes?.reader ?? null,
   });
   await irrigation.start();
   await ha.startAdoption(irrigation);

@@ -25,6 +25,7 @@ import type { RainEvidence } from './soil-model';
 import type { EngineInput, EngineOutput } from './types';
 import { planZone, type SkipLike, type ZonePlan } from './water-plan';
 import { resolveZones } from './zone-inputs';
+import { PROBE_HOLD_CODE, probeHolds } from '../soil/probe-hold';
 
 /**
  * The irrigation engine (spec 2.5, 2.6): a pure function of its input. No
@@ -63,6 +64,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
       ? { start_epoch: win.window.start, finish_epoch: win.window.finish, kind: win.window.kind }
       : null;
 
+  const holds = probeHolds(zones, input.probes);
   const wateredDays = new Set<string>();
   for (const l of ledgers.values()) {
     for (const [date, secs] of l.seconds_by_date) {
@@ -88,7 +90,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     zones: zones.filter((z) => z.complete).map((z) => z.slug),
     watered_days: [...wateredDays].sort(),
     soil_probe_configured: Object.fromEntries(zones.map((z) => [z.slug, z.soil_probe_configured])),
-    soil_probe_holds: {},
+    soil_probe_holds: holds,
     // A demo replay or a cloud model reports live values that nobody measured: the reasons say so.
     unmeasured_fields: Object.entries(input.currentWeather ?? {})
       .filter(([, sample]) => !sample.measured)
@@ -113,7 +115,13 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
 
   // Pass 2: the real plan.
   const todayWindowClosed = hasTodayWindowClosed(ctx, provisionalSeconds, ledgers.values(), todayMin);
-  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, todayWindowClosed));
+  const plans: ZonePlan[] = zones.map((z) => {
+    const hold = holds[z.slug];
+    const probeHold: SkipLike | null = hold
+      ? { verdict: 'skip', reason_code: PROBE_HOLD_CODE, reason: hold }
+      : null;
+    return planZone(z, ctx, ledgerOf(z.slug), verdicts, todayWindowClosed, false, probeHold);
+  });
   return assembleOutput({
     ctx,
     plans,

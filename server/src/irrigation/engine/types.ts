@@ -6,6 +6,7 @@ import type { ControlsState } from '../controls/types';
 import type { RunRecord } from '../../store/runs';
 import type { IrrigationSnapshot } from '../snapshot-schema';
 import type { SoilView } from '../soil/soil-ledger-service';
+import type { ProbeEvidence } from '../soil/probe-evidence';
 
 /**
  * Everything the irrigation engine decides from. The engine is a pure
@@ -34,6 +35,8 @@ export interface EngineInput {
    * forecast's past days and the gauge in memory from an unknown start.
    */
   soil?: SoilView;
+  /** Per zone slug: what its bound soil probe says now (soil/probe-reader.ts); absent = no probe evidence. */
+  probes?: ReadonlyMap<string, ProbeEvidence>;
   /** A persistence database is mounted (controls survive restarts). */
   controlsPersisted: boolean;
   /** Per zone: whether its controller reports a zone running (`running_known` false when it cannot tell). */

@@ -134,6 +134,8 @@ export function planZone(
   todayWindowClosed = false,
   /** Only today's planned seconds are wanted (the pass that places today's run window). */
   todayOnly = false,
+  /** The probe's hold of the next run (soil/probe-hold.ts): after the controls, before every other gate. */
+  probeHold: SkipLike | null = null,
 ): ZonePlan {
   const controls = ctx.dates.map((date, d) => controlFor(zone.slug, date, d, ctx));
   const trailingDates = Array.from({ length: 7 }, (_, i) => ctx.cal.addDays(ctx.cal.today, -(7 - i)));
@@ -266,6 +268,9 @@ export function planZone(
     if (control.decision === 'skip') {
       code = control.reason_code;
       reason = control.reason;
+    } else if (probeHold && !forced && (d === 0 || (d === 1 && todayWindowClosed))) {
+      code = probeHold.reason_code;
+      reason = probeHold.reason;
     } else if (dormant && !forced) {
       code = 'dormant';
       reason = `${z.species} is dormant (7-day mean temperature below its dormancy threshold)`;

@@ -15,6 +15,7 @@ import { dailyIrrigation } from './irrigation-evidence';
 import { stateOfRow, unknownState, type LedgerDayInput, type SoilState } from './ledger-day';
 import { replayLedger } from './ledger-replay';
 import { probeChannel, probeDeclarations } from './probe-state';
+import type { ProbeCalibration } from './probe-calibration';
 
 /**
  * The soil water ledger's module: keeps one row per zone and closed local
@@ -74,6 +75,8 @@ export interface SoilLedgerDeps {
   config: () => AppliedConfig | null;
   store: Store;
   record: WeatherRecordView;
+  /** A probe's dry/wet calibration (probe-calibration-store.ts); absent: no probe is calibrated. */
+  probeCalibration?: (sensorId: string) => ProbeCalibration | null;
 }
 
 export class SoilLedgerService implements Module {
