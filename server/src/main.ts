@@ -66,6 +66,7 @@ import type { HaLink } from './ha/ha-link';
 import { HaSupport } from './ha/ha-support';
 import { sensorsRoutes } from './http/routes/sensors';
 import { soilProbes } from './irrigation/soil/soil-probes';
+import { soilProbeRoutes } from './http/routes/soil-probes';
 import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
 import { ForecastService } from './forecast/forecast-service';
 import { createForecastFactory } from './forecast/plan';
@@ -591,6 +592,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       weatherRoutes(deps),
       devicesRoutes(deps),
       sensorsRoutes(deps),
+      soilProbeRoutes(deps, probes),
       ingestRoutes(deps),
       forecastRoutes(deps),
       radarRoutes(radarService),

@@ -133,6 +133,11 @@ export class SoilLedgerService implements Module {
     this.generation += 1;
   }
 
+  /** Evidence outside the bus changed (a probe's calibration): the next read brings the ledger up to date. */
+  invalidate(): void {
+    this.generation += 1;
+  }
+
   /** Stored rows of one zone, `from`..`to` inclusive, oldest first. */
   rows(zone: string, from: string, to: string): SoilLedgerRow[] {
     return this.deps.store.soilLedger.range(zone, from, to);
@@ -159,7 +164,7 @@ export class SoilLedgerService implements Module {
   ): void {
     const store = this.deps.store;
     const yesterday = cal.addDays(cal.today, -1);
-    const signature = paramsSignature(zone, applied);
+    const signature = paramsSignature(zone, applied, this.calibrationOf(zone));
     const zoneFirst = store.soilLedger.firstDate(zone.slug);
     const full =
       store.controls.get(PARAMS_KEY(zone.slug)) !== signature || zoneFirst === null || first < zoneFirst;
@@ -244,6 +249,12 @@ export class SoilLedgerService implements Module {
     );
   }
 
+  /** The bound probe's calibration; null without a probe or a calibration. */
+  private calibrationOf(zone: CompleteZone): ProbeCalibration | null {
+    const sensorId = zone.config.soil_sensor_id ?? null;
+    return sensorId && this.deps.probeCalibration ? this.deps.probeCalibration(sensorId) : null;
+  }
+
   private read(applied: AppliedConfig, cal: LocalCalendar): SoilView {
     const store = this.deps.store;
     const yesterday = cal.addDays(cal.today, -1);
@@ -296,7 +307,11 @@ function canonical(value: unknown): string {
 }
 
 /** What the zone's rows depend on besides evidence: a change replays the zone whole. */
-function paramsSignature(zone: CompleteZone, applied: AppliedConfig): string {
+function paramsSignature(
+  zone: CompleteZone,
+  applied: AppliedConfig,
+  calibration: ProbeCalibration | null,
+): string {
   const { location } = applied.config.deployment;
   return JSON.stringify([
     zone.species,
@@ -311,5 +326,7 @@ function paramsSignature(zone: CompleteZone, applied: AppliedConfig): string {
     applied.config.engine.et0_method,
     location.lat,
     location.elevation_m ?? null,
+    // A probe (re)calibrated reads every stored day differently: the zone replays whole.
+    ...(calibration ? [zone.config.soil_sensor_id, calibration.dry_raw_pct, calibration.wet_raw_pct] : []),
   ]);
 }

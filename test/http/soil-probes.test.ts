@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import request from 'supertest';
+import { serviceTracker } from '../helpers/service';
+
+/**
+ * A gateway probe over the real service: the Ecowitt upload fixture (a
+ * GW1100B with WH51 channels 1 and 2) feeds a zone's bound probe, the
+ * snapshot shows it in `soil_forecasts[]`, holds the zone when wet, and the
+ * calibration route sets the probe's dry and wet points.
+ */
+
+const services = serviceTracker();
+const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
+const SENSOR = 'source:console:soil_moisture_pct:1';
+const GW1100B = fs
+  .readFileSync(
+    path.join(__dirname, '..', 'weather', 'ecowitt', 'fixtures', 'ecowitt-upload-sample.txt'),
+    'utf8',
+  )
+  .split('\n')
+  .find((line) => line.includes('model=GW1100B')) as string;
+
+function uploadNow(): string {
+  const now = new Date().toISOString().slice(0, 19).replace('T', '+').replace(/:/g, '%3A');
+  return GW1100B.replace(/PASSKEY=[^&]+/, `PASSKEY=${PASSKEY}`).replace(/dateutc=[^&]+/, `dateutc=${now}`);
+}
+
+function config(saturation: number): string {
+  return [
+    'schema_version = 2',
+    '[deployment]',
+    'timezone = "America/Denver"',
+    '[deployment.location]',
+    'lat = 39.7',
+    'lon = -105.0',
+    '[[sources]]',
+    'id = "console"',
+    'priority = 100',
+    'kind = "ecowitt_ingest"',
+    '[sources.config]',
+    `passkey = "${PASSKEY}"`,
+    '[zones.front_lawn]',
+    'display_name = "Front lawn"',
+    `soil_sensor_id = "${SENSOR}"`,
+    'target_min_pct_soil = 20',
+    `saturation_pct_soil = ${saturation}`,
+    '',
+  ].join('\n');
+}
+
+async function boot(saturation = 80): Promise<Server> {
+  const { service } = await services.boot({ configToml: config(saturation) });
+  await request(service.server)
+    .post('/ingest/gateway')
+    .set('Content-Type', 'application/x-www-form-urlencoded')
+    .send(uploadNow())
+    .expect(200);
+  return service.server;
+}
+
+/** The snapshot once it has recomputed with the upload (the service coalesces recomputes over 10 s). */
+async function settledSnapshot(
+  server: Server,
+): Promise<{ skip_check: { soil_probe_holds: Record<string, string> } }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const res = await request(server).get('/api/v1/irrigation/snapshot').expect(200);
+    const front = (res.body.soil_forecasts as Record<string, unknown>[]).find(
+      (f) => f['zone'] === 'front_lawn',
+    );
+    if (front?.['status'] !== 'offline' || Date.now() > deadline) return res.body;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function frontForecast(server: Server): Promise<Record<string, unknown>> {
+  const res = await request(server).get('/api/v1/irrigation/snapshot').expect(200);
+  return (res.body.soil_forecasts as Record<string, unknown>[]).find((f) => f['zone'] === 'front_lawn') ?? {};
+}
+
+describe('a WH51 channel bound to a zone', () => {
+  it('shows the uploaded reading (soilmoisture1=40) as the relative reading of an uncalibrated probe', async () => {
+    const server = await boot();
+    await settledSnapshot(server);
+    expect(await frontForecast(server)).toMatchObject({
+      status: 'uncalibrated',
+      probe_configured: true,
+      sensor_id: SENSOR,
+      raw_pct: 40,
+      reading_pct: 40,
+      curve: null,
+      hold: null,
+    });
+  });
+
+  it('holds the zone while the probe reads at or above its saturation threshold', async () => {
+    const server = await boot(40);
+    const snapshot = await settledSnapshot(server);
+    expect(Object.keys(snapshot.skip_check.soil_probe_holds)).toEqual(['front_lawn']);
+    expect(snapshot.skip_check.soil_probe_holds.front_lawn).toContain('40 %');
+  });
+});
+
+describe('PUT /sensors/soil/calibration', () => {
+  it('sets the dry point, then the wet point from the latest reading, and the probe reads calibrated', async () => {
+    const server = await boot();
+    const dry = await request(server)
+      .put('/api/v1/sensors/soil/calibration')
+      .send({ sensor_id: SENSOR, point: 'dry', raw_pct: 10 })
+      .expect(200);
+    expect(dry.body).toMatchObject({ sensor_id: SENSOR, calibrated: false });
+    expect(dry.body.calibration).toMatchObject({ dry_raw_pct: 10, wet_raw_pct: null, dry_origin: 'owner' });
+    expect((await frontForecast(server))['status']).toBe('uncalibrated');
+
+    const wet = await request(server)
+      .put('/api/v1/sensors/soil/calibration')
+      .send({ sensor_id: SENSOR, point: 'wet', raw_pct: 60 })
+      .expect(200);
+    expect(wet.body).toMatchObject({ calibrated: true, calibration: { dry_raw_pct: 10, wet_raw_pct: 60 } });
+    // 100 x (40 - 10) / (60 - 10)
+    expect(await frontForecast(server)).toMatchObject({ status: 'calibrated', raw_pct: 40, reading_pct: 60 });
+
+    // No raw_pct: the probe's latest reading (40) becomes the wet point.
+    const now = await request(server)
+      .put('/api/v1/sensors/soil/calibration')
+      .send({ sensor_id: SENSOR, point: 'wet' })
+      .expect(200);
+    expect(now.body.calibration.wet_raw_pct).toBe(40);
+    expect((await frontForecast(server))['reading_pct']).toBe(100);
+
+    await request(server).delete('/api/v1/sensors/soil/calibration').query({ sensor_id: SENSOR }).expect(200);
+    expect((await frontForecast(server))['status']).toBe('uncalibrated');
+  });
+
+  it('answers bad input with a clear status and code', async () => {
+    const server = await boot();
+    const put = (body: unknown) =>
+      request(server)
+        .put('/api/v1/sensors/soil/calibration')
+        .send(body as object);
+    expect((await put({ sensor_id: SENSOR, point: 'soggy' }).expect(400)).body.code).toBe('invalid_body');
+    expect((await put({ sensor_id: SENSOR, point: 'dry', raw_pct: 130 }).expect(400)).body.code).toBe(
+      'calibration_out_of_range',
+    );
+    expect(
+      (await put({ sensor_id: 'ha:sensor.garden_soil', point: 'dry', raw_pct: 5 }).expect(422)).body.code,
+    ).toBe('probe_unsupported');
+    expect(
+      (await put({ sensor_id: 'source:console:soil_moisture_pct:7', point: 'wet' }).expect(409)).body.code,
+    ).toBe('probe_no_reading');
+    await put({ sensor_id: SENSOR, point: 'wet', raw_pct: 30 }).expect(200);
+    expect((await put({ sensor_id: SENSOR, point: 'dry', raw_pct: 35 }).expect(422)).body.code).toBe(
+      'calibration_inverted',
+    );
+    expect((await request(server).delete('/api/v1/sensors/soil/calibration').expect(400)).body.code).toBe(
+      'invalid_query',
+    );
+  });
+});
