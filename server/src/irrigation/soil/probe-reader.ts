@@ -1,12 +1,14 @@
 import type { RaincheckConfig } from '../../config/schema';
 import type { Reading } from '../../store/readings';
 import type { ProbeCalibration } from './probe-calibration';
+import { distrustOutliers } from './probe-neighbours';
 import { PROBE_HISTORY_S, noProbe, probeEvidence, storedChannel, type ProbeEvidence } from './probe-evidence';
 
 /**
  * Gathers, per zone, what its bound soil probe says now (the engine's
  * `probes` input): the channel's stored readings of the last PROBE_HISTORY_S,
- * the probe's calibration, and the configured offline window.
+ * the probe's calibration, and the configured offline window; then a
+ * calibrated probe its neighbours contradict is distrusted (probe-neighbours.ts).
  */
 
 export interface ProbeReaderDeps {
@@ -37,7 +39,7 @@ export class ProbeReader {
         ),
       );
     }
-    return out;
+    return distrustOutliers(out);
   }
 
   private samples(sensorId: string, nowEpoch: number): { epoch: number; value: number }[] {
