@@ -299,6 +299,8 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
           store,
           record: weatherRecord,
           probeCalibration: (sensorId) => probes?.calibrations.get(sensorId) ?? null,
+          learnWetPoint: (sensorId, raw, epoch) =>
+            probes?.calibrations.setPoint(sensorId, 'wet', raw, 'ledger_refill', epoch),
         })
       : null;
   await soilLedger?.start();

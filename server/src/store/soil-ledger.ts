@@ -59,7 +59,14 @@ export interface SoilLedgerDetail {
   /** Where each weather input of ET0 came from (`station`, `model_archive`, `none`). */
   et0_inputs: Record<string, string>;
   /** A declared state that set this day's start: `owner` or `probe`. */
-  anchor: { source: 'owner' | 'probe'; depletion_mm: number } | null;
+  anchor: {
+    source: 'owner' | 'probe';
+    depletion_mm: number;
+    /** A calibrated probe's own depletion, when the reconciliation step bounded what it set. */
+    probe_depletion_mm?: number;
+    /** The probe (its sensor id) a reconciled day was anchored on. */
+    sensor_id?: string;
+  } | null;
   /** The metered volume behind the day's `meter` depth, US gal (absent on rows before metering counted). */
   irrigation_metered_gal?: number | null;
 }

@@ -16,6 +16,8 @@ import { stateOfRow, unknownState, type LedgerDayInput, type SoilState } from '.
 import { replayLedger } from './ledger-replay';
 import { probeChannel, probeDeclarations } from './probe-state';
 import type { ProbeCalibration } from './probe-calibration';
+import { storedChannel } from './probe-evidence';
+import { refillWetPoint } from './probe-refill';
 
 /**
  * The soil water ledger's module: keeps one row per zone and closed local
@@ -77,6 +79,8 @@ export interface SoilLedgerDeps {
   record: WeatherRecordView;
   /** A probe's dry/wet calibration (probe-calibration-store.ts); absent: no probe is calibrated. */
   probeCalibration?: (sensorId: string) => ProbeCalibration | null;
+  /** Records a wet point learnt from a refill (probe-refill.ts); absent: nothing is learnt. */
+  learnWetPoint?: (sensorId: string, rawPct: number, epoch: number) => void;
 }
 
 export class SoilLedgerService implements Module {
@@ -196,6 +200,36 @@ export class SoilLedgerService implements Module {
     }
     store.controls.set(PARAMS_KEY(zone.slug), signature);
     this.replayFrom.delete(zone.slug);
+    this.learnFromRefill(zone, cal, nowEpoch);
+  }
+
+  /** A refill the ledger saw gives an uncalibrated (or refill-calibrated) probe its wet point. */
+  private learnFromRefill(zone: CompleteZone, cal: LocalCalendar, nowEpoch: number): void {
+    const sensorId = zone.config.soil_sensor_id ?? null;
+    const channel = storedChannel(sensorId);
+    if (!sensorId || !channel || !this.deps.learnWetPoint) return;
+    const calibration = this.calibrationOf(zone);
+    if (calibration?.wet_origin === 'owner') return;
+    const from = cal.addDays(cal.today, -LEDGER_REVISION_DAYS - 1);
+    const rows = this.deps.store.soilLedger.range(zone.slug, from, cal.addDays(cal.today, -1));
+    const hours = Math.ceil((nowEpoch - cal.dayStart(from)) / 3600);
+    const readings = this.deps.store.readings
+      .listRecent(nowEpoch, hours, channel.field)
+      .filter((r) => r.source_id === channel.source_id);
+    const found = refillWetPoint(
+      rows,
+      readings,
+      (date) => cal.dayStart(cal.addDays(date, 1)),
+      calibration?.updated_epoch ?? 0,
+    );
+    const dry = calibration?.dry_raw_pct ?? null;
+    if (!found || (dry !== null && found.raw_pct <= dry)) return;
+    this.deps.learnWetPoint(sensorId, found.raw_pct, Math.max(nowEpoch, found.epoch));
+    this.log.info(
+      { zone: zone.slug, sensor: sensorId, wet: found.raw_pct, refill: found.date_local },
+      'probe wet point learnt from a refill',
+    );
+    this.generation += 1;
   }
 
   private dayInputs(
@@ -235,7 +269,8 @@ export class SoilLedgerService implements Module {
   }
 
   private probeStates(zone: CompleteZone, cal: LocalCalendar, dates: string[]): SoilStateDeclaration[] {
-    const channel = probeChannel(zone);
+    const calibration = this.calibrationOf(zone);
+    const channel = probeChannel(zone, calibration);
     if (!channel || dates.length === 0) return [];
     const to = cal.dayEnd(dates.at(-1) as string);
     const hours = Math.ceil((to - cal.dayStart(dates[0] as string)) / 3600);
@@ -246,6 +281,7 @@ export class SoilLedgerService implements Module {
       zone,
       readings,
       dates.map((date) => ({ date, start: cal.dayStart(date) })),
+      calibration,
     );
   }
 

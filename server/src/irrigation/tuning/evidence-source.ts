@@ -132,7 +132,8 @@ function ledgerDay(row: SoilLedgerRow): SoilLedgerDay {
     irrigation_seconds: row.irrigation_seconds,
     irrigation_net_mm: row.irrigation_net_mm,
     start_range_mm: row.detail.start_range_mm,
-    probe_depletion_mm: anchor?.source === 'probe' ? anchor.depletion_mm : null,
+    probe_depletion_mm:
+      anchor?.source === 'probe' ? (anchor.probe_depletion_mm ?? anchor.depletion_mm) : null,
   };
 }
 
