@@ -157,5 +157,16 @@ describe('PUT /sensors/soil/calibration', () => {
     expect((await request(server).delete('/api/v1/sensors/soil/calibration').expect(400)).body.code).toBe(
       'invalid_query',
     );
+    // The OpenAPI document describes the route and its body.
+    const openapi = await request(server).get('/docs/openapi.json').expect(200);
+    expect(Object.keys(openapi.body.paths['/api/v1/sensors/soil/calibration'] ?? {}).sort()).toEqual([
+      'delete',
+      'put',
+    ]);
+    expect(Object.keys(openapi.body.components.schemas.SoilProbeCalibration.properties).sort()).toEqual([
+      'point',
+      'raw_pct',
+      'sensor_id',
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import { credentialsBody, tokenBody } from '../http/routes/auth';
 import { routesBody, testBody } from '../http/routes/notifications';
 import { subscribeBody, unsubscribeBody } from '../http/routes/push';
 import { scenarioSchema } from '../http/routes/irrigation';
+import { calibrationBody } from '../http/routes/soil-probes';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
 import { SOIL_ACTION_BODIES } from '../irrigation/controls/soil-actions';
@@ -115,6 +116,7 @@ function componentSchemas(): Record<string, Json> {
     PushUnsubscribe: schemaOf(unsubscribeBody),
     NotificationRoutes: schemaOf(routesBody),
     NotificationTest: schemaOf(testBody),
+    SoilProbeCalibration: schemaOf(calibrationBody),
     ZonePhotoUpload: {
       type: 'object',
       required: ['file'],
@@ -165,6 +167,7 @@ const REQUEST_BODIES: Record<string, Json> = {
   'POST /push/unsubscribe': json('PushUnsubscribe'),
   'PUT /notifications/routes': json('NotificationRoutes'),
   'POST /notifications/test': { ...json('NotificationTest'), required: false },
+  'PUT /sensors/soil/calibration': json('SoilProbeCalibration'),
   'POST /zones/photo': {
     required: true,
     content: {
@@ -265,6 +268,14 @@ const QUERY_PARAMETERS: Record<string, Json[]> = {
   'POST /config/rollback': [query('to', { type: 'string' }, 'legacy form of {ts}')],
   'POST /backup/restore': [
     query('dry_run', { type: 'string', enum: ['1'] }, 'check and answer what would change; change nothing'),
+  ],
+  'DELETE /sensors/soil/calibration': [
+    query(
+      'sensor_id',
+      { type: 'string' },
+      'the probe (source:<id>:<key>); 400 invalid_query when absent',
+      true,
+    ),
   ],
   'GET /diagnostics': [query('download', { type: 'string', enum: ['1'] }, 'answer as an attachment')],
 };

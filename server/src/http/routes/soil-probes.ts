@@ -20,7 +20,7 @@ import { ApiError, badRequest } from '../errors';
  * database, like the other /sensors routes.
  */
 
-const putBody = z.strictObject({
+export const calibrationBody = z.strictObject({
   sensor_id: z.string().min(1),
   point: z.enum(['dry', 'wet']),
   raw_pct: z.number().nullish(),
@@ -43,7 +43,7 @@ export function soilProbeRoutes(deps: HttpDeps, probes: SoilProbes | null): Doma
   return {
     shared: (scope) => {
       scope.put('/sensors/soil/calibration', { preHandler: deps.privileged }, async (request) => {
-        const parsed = putBody.safeParse(request.body ?? {});
+        const parsed = calibrationBody.safeParse(request.body ?? {});
         if (!parsed.success)
           throw badRequest(
             'invalid_body',
