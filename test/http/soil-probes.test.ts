@@ -95,6 +95,16 @@ describe('a WH51 channel bound to a zone', () => {
     });
   });
 
+  it('/sensors/soil names the zone each channel is bound to', async () => {
+    const server = await boot();
+    const res = await request(server).get('/api/v1/sensors/soil').expect(200);
+    const zones = (res.body.sensors as { id: string; zone: string | null }[]).map((c) => [c.id, c.zone]);
+    expect(zones).toEqual([
+      [SENSOR, 'front_lawn'],
+      ['source:console:soil_moisture_pct:2', null],
+    ]);
+  });
+
   it('holds the zone while the probe reads at or above its saturation threshold', async () => {
     const server = await boot(40);
     const snapshot = await settledSnapshot(server);
