@@ -105,6 +105,24 @@ describe('a WH51 channel bound to a zone', () => {
     ]);
   });
 
+  it("a gateway upload that omits a channel keeps that channel on the gateway's /devices record", async () => {
+    const server = await boot();
+    const withoutCh2 = uploadNow()
+      .replace(/&soilmoisture2=[^&]*/, '')
+      .replace(/&soilbatt2=[^&]*/, '');
+    expect(withoutCh2).not.toContain('soilmoisture2');
+    await request(server)
+      .post('/ingest/gateway')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send(withoutCh2)
+      .expect(200);
+    const res = await request(server).get('/api/v1/devices').expect(200);
+    const gateway = (res.body.devices as { id: string; sensors: string[] }[]).find(
+      (d) => d.id === 'console:gateway',
+    );
+    expect(gateway?.sensors).toEqual(expect.arrayContaining(['soil_moisture_pct:1', 'soil_moisture_pct:2']));
+  });
+
   it('holds the zone while the probe reads at or above its saturation threshold', async () => {
     const server = await boot(40);
     const snapshot = await settledSnapshot(server);

@@ -1,4 +1,5 @@
 import type { AppliedConfig } from '../config/config-types';
+import { mergeDevice } from './device-merge';
 import { copyPlain } from '../config/json-walk';
 import { sourceKind } from '../config/kinds';
 import type { SourceEntry } from '../config/schema';
@@ -387,7 +388,8 @@ export class WeatherService implements Module {
       this.observed(runtime, strike.epoch, now); // a strike event is an observation too
     }
     for (const extra of batch.extras ?? []) runtime.extras.set(extra.key, extra);
-    for (const device of batch.devices ?? []) runtime.devices.set(device.id, device);
+    for (const device of batch.devices ?? [])
+      runtime.devices.set(device.id, mergeDevice(runtime.devices.get(device.id), device));
     if (batch.stationSerial) runtime.stationSerial = batch.stationSerial;
     if (batch.hubSerial) runtime.hubSerial = batch.hubSerial;
     this.persistRaw(runtime, batch, now);
