@@ -198,3 +198,69 @@ describe('PUT /sensors/soil/calibration', () => {
     ]);
   });
 });
+
+describe('the probes list and its actions', () => {
+  it('lists every probe with its health, zone and state; binds, renames and removes', async () => {
+    const server = await boot();
+    await settledSnapshot(server);
+    const list = await request(server).get('/api/v1/sensors/soil/probes').expect(200);
+    expect(list.body.probes).toEqual([
+      expect.objectContaining({
+        id: SENSOR,
+        source_id: 'console',
+        name: 'Soil moisture CH1',
+        zone: 'front_lawn',
+        raw_pct: 40,
+        last_seen_epoch: expect.any(Number),
+        battery: 1.5,
+        signal: null,
+        status: 'uncalibrated',
+        reading_pct: 40,
+      }),
+      expect.objectContaining({
+        id: 'source:console:soil_moisture_pct:2',
+        zone: null,
+        raw_pct: 56,
+        battery: 1.8,
+        status: 'unbound',
+      }),
+    ]);
+
+    // Bind channel 2 to the zone: channel 1 is unbound, the config says so.
+    const ch2 = 'source:console:soil_moisture_pct:2';
+    const bound = await request(server)
+      .put('/api/v1/sensors/soil/binding')
+      .send({ sensor_id: ch2, zone: 'front_lawn' })
+      .expect(200);
+    expect(bound.body.probes.map((p: { id: string; zone: string | null }) => [p.id, p.zone])).toEqual([
+      [SENSOR, null],
+      [ch2, 'front_lawn'],
+    ]);
+    const config = await request(server).get('/api/v1/config').expect(200);
+    expect(config.body.zones.front_lawn.soil_sensor_id).toBe(ch2);
+    const unknown = await request(server)
+      .put('/api/v1/sensors/soil/binding')
+      .send({ sensor_id: ch2, zone: 'nowhere' })
+      .expect(400);
+    expect(unknown.body.code).toBe('zone_unknown');
+
+    const renamed = await request(server)
+      .put('/api/v1/sensors/soil/name')
+      .send({ sensor_id: ch2, name: 'Rose bed probe' })
+      .expect(200);
+    expect(renamed.body.probes.find((p: { id: string }) => p.id === ch2).name).toBe('Rose bed probe');
+
+    await request(server)
+      .put('/api/v1/sensors/soil/calibration')
+      .send({ sensor_id: ch2, point: 'dry', raw_pct: 10 })
+      .expect(200);
+    const removed = await request(server)
+      .delete('/api/v1/sensors/soil/probe')
+      .query({ sensor_id: ch2 })
+      .expect(200);
+    const gone = removed.body.probes.find((p: { id: string }) => p.id === ch2);
+    expect(gone).toMatchObject({ zone: null, name: 'Soil moisture CH2', calibration: null });
+    const after = await request(server).get('/api/v1/config').expect(200);
+    expect(after.body.zones.front_lawn.soil_sensor_id ?? null).toBeNull();
+  });
+});

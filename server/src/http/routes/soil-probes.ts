@@ -6,6 +6,9 @@ import { storedChannel } from '../../irrigation/soil/probe-evidence';
 import type { SoilProbes } from '../../irrigation/soil/soil-probes';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
+import { probeList, type ProbeForecastView } from '../../irrigation/soil/probe-list';
+import { isPlainObject, type JsonObject } from '../../config/json-walk';
+import { write } from './config';
 
 /**
  * A soil probe's calibration (docs/irrigation.md "Soil probes"):
@@ -24,6 +27,16 @@ export const calibrationBody = z.strictObject({
   sensor_id: z.string().min(1),
   point: z.enum(['dry', 'wet']),
   raw_pct: z.number().nullish(),
+});
+
+export const bindingBody = z.strictObject({
+  sensor_id: z.string().min(1),
+  zone: z.string().min(1).nullable(),
+});
+
+export const nameBody = z.strictObject({
+  sensor_id: z.string().min(1),
+  name: z.string().max(80).nullable(),
 });
 
 export interface CalibrationAnswer {
@@ -81,6 +94,45 @@ export function soilProbeRoutes(deps: HttpDeps, probes: SoilProbes | null): Doma
         return changed(sensorId, probes.calibrations.setPoint(sensorId, point, raw, 'owner', now));
       });
 
+      scope.get('/sensors/soil/probes', async () => ({ probes: listProbes(deps, probes) }));
+
+      scope.put('/sensors/soil/binding', { preHandler: deps.privileged }, async (request) => {
+        const parsed = bindingBody.safeParse(request.body ?? {});
+        if (!parsed.success)
+          throw badRequest('invalid_body', 'expected {sensor_id: string, zone: string|null}');
+        const { sensor_id: sensorId, zone } = parsed.data;
+        const zones = deps.config.current?.config.zones ?? {};
+        if (zone !== null && !Object.hasOwn(zones, zone)) {
+          throw badRequest('zone_unknown', `no zone "${zone}"`, { mapped_zones: Object.keys(zones).sort() });
+        }
+        await bind(deps, sensorId, zone);
+        deps.irrigation.refresh();
+        return { sensor_id: sensorId, zone, probes: listProbes(deps, probes) };
+      });
+
+      scope.put('/sensors/soil/name', { preHandler: deps.privileged }, async (request) => {
+        const parsed = nameBody.safeParse(request.body ?? {});
+        if (!parsed.success)
+          throw badRequest(
+            'invalid_body',
+            'expected {sensor_id: string, name: string|null} (80 characters at most)',
+          );
+        probes.calibrations.rename(parsed.data.sensor_id, parsed.data.name);
+        return { probes: listProbes(deps, probes) };
+      });
+
+      scope.delete('/sensors/soil/probe', { preHandler: deps.privileged }, async (request) => {
+        const sensorId = (request.query as Record<string, unknown>)['sensor_id'];
+        if (typeof sensorId !== 'string' || sensorId === '')
+          throw badRequest('invalid_query', 'expected ?sensor_id=<id>');
+        await bind(deps, sensorId, null);
+        probes.calibrations.clear(sensorId);
+        probes.calibrations.rename(sensorId, null);
+        deps.soil?.invalidate();
+        deps.irrigation.refresh();
+        return { probes: listProbes(deps, probes) };
+      });
+
       scope.delete('/sensors/soil/calibration', { preHandler: deps.privileged }, async (request) => {
         const sensorId = (request.query as Record<string, unknown>)['sensor_id'];
         if (typeof sensorId !== 'string' || sensorId === '')
@@ -90,6 +142,41 @@ export function soilProbeRoutes(deps: HttpDeps, probes: SoilProbes | null): Doma
       });
     },
   };
+}
+
+function listProbes(deps: HttpDeps, probes: SoilProbes) {
+  const forecasts = (deps.irrigation.snapshot()?.soil_forecasts ?? []) as unknown as ProbeForecastView[];
+  return probeList({
+    extras: deps.weather.extras(),
+    zones: deps.config.current?.config.zones ?? {},
+    forecasts,
+    calibration: (id) => probes.calibrations.get(id),
+    name: (id) => probes.calibrations.name(id),
+  });
+}
+
+/** Binds the probe to one zone (unbinding it from any other), or unbinds it everywhere (zone null). */
+async function bind(deps: HttpDeps, sensorId: string, zone: string | null): Promise<void> {
+  const zones = deps.config.current?.config.zones ?? {};
+  const changes = Object.entries(zones).some(
+    ([slug, z]) => (slug === zone) !== ((z.soil_sensor_id ?? null) === sensorId),
+  );
+  if (!changes) return;
+  await write(deps, () =>
+    deps.config.update(
+      (stored) => {
+        const storedZones = isPlainObject(stored['zones']) ? (stored['zones'] as JsonObject) : {};
+        for (const [slug, value] of Object.entries(storedZones)) {
+          if (!isPlainObject(value)) continue;
+          const entry = value as JsonObject;
+          if (slug === zone) entry['soil_sensor_id'] = sensorId;
+          else if (entry['soil_sensor_id'] === sensorId) delete entry['soil_sensor_id'];
+        }
+        return stored;
+      },
+      { note: zone ? `before binding ${sensorId} to ${zone}` : `before unbinding ${sensorId}` },
+    ),
+  );
 }
 
 /** The channel's newest stored reading of the last day; null when none. */

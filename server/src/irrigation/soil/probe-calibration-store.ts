@@ -3,8 +3,9 @@ import type { JsonValue } from '../../store/json';
 import { emptyCalibration, type CalibrationOrigin, type ProbeCalibration } from './probe-calibration';
 
 /**
- * Per-probe calibration, kept in the controls table under
- * `soil_probe.calibration:<sensor id>` (one small JSON value per probe,
+ * Per-probe calibration and the owner's name for the probe, kept in the
+ * controls table under `soil_probe.calibration:<sensor id>` and
+ * `soil_probe.name:<sensor id>` (one small JSON value per probe,
  * written atomically by the store). It belongs to the probe, not the zone:
  * rebinding a probe to another zone keeps it.
  */
@@ -16,6 +17,7 @@ export interface KeyValueBackend {
 }
 
 const KEY_PREFIX = 'soil_probe.calibration:';
+const NAME_PREFIX = 'soil_probe.name:';
 const origin = z.enum(['owner', 'ledger_refill']).nullable();
 const storedSchema = z.object({
   dry_raw_pct: z.number().nullable(),
@@ -53,5 +55,17 @@ export class ProbeCalibrationStore {
 
   clear(sensorId: string): boolean {
     return this.kv.delete(KEY_PREFIX + sensorId);
+  }
+
+  /** The owner's name for the probe; null when none was given. */
+  name(sensorId: string): string | null {
+    const value = this.kv.get(NAME_PREFIX + sensorId);
+    return typeof value === 'string' && value !== '' ? value : null;
+  }
+
+  /** Renames the probe (null or empty: back to the source's own label). */
+  rename(sensorId: string, name: string | null): void {
+    if (name === null || name.trim() === '') this.kv.delete(NAME_PREFIX + sensorId);
+    else this.kv.set(NAME_PREFIX + sensorId, name.trim());
   }
 }
