@@ -15,6 +15,7 @@ const ZonesPage = lazyPage(() => import('./pages/zones'));
 const ZonePage = lazyPage<{ slug: string }>(() => import('./pages/zone'));
 const HistoryPage = lazyPage(() => import('./pages/history'));
 const TuningPage = lazyPage(() => import('./pages/tuning'));
+const DevicesPage = lazyPage(() => import('./pages/devices'));
 const SettingsPage = lazyPage<{ section: string | null; onUnitsChange: (units: UnitSystem) => void }>(
   () => import('./pages/settings'),
 );
@@ -27,6 +28,7 @@ const TITLES: Record<Route['page'], string> = {
   zone: 'Zone',
   history: 'History',
   tuning: 'Tuning',
+  devices: 'Devices & Sensors',
   settings: 'Settings',
   login: 'Sign in',
   setup: 'Set up',
@@ -152,6 +154,8 @@ export function App() {
         return <HistoryPage />;
       case 'tuning':
         return <TuningPage />;
+      case 'devices':
+        return <DevicesPage />;
       case 'settings':
         return <SettingsPage section={route.section} onUnitsChange={setUnits} />;
       case 'not_found':

@@ -17,6 +17,7 @@ export const APP_PAGES = [
   '/zones/:slug',
   '/history',
   '/tuning',
+  '/devices',
   '/settings',
   '/settings/:section',
 ] as const;

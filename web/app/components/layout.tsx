@@ -8,7 +8,7 @@ const NAV: { path: string; label: string; pages: Route['page'][] }[] = [
   { path: 'zones', label: 'Zones', pages: ['zones', 'zone'] },
   { path: 'history', label: 'History', pages: ['history'] },
   { path: 'tuning', label: 'Tuning', pages: ['tuning'] },
-  { path: 'settings', label: 'Settings', pages: ['settings'] },
+  { path: 'settings', label: 'Settings', pages: ['settings', 'devices'] },
 ];
 
 export function Layout({ route, children }: { route: Route; children: ComponentChildren }) {
