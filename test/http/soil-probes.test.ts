@@ -14,6 +14,7 @@ import { serviceTracker } from '../helpers/service';
 const services = serviceTracker();
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 const SENSOR = 'source:console:soil_moisture_pct:1';
+const HOOK_SECRET = 'a-long-webhook-secret-0123';
 const GW1100B = fs
   .readFileSync(
     path.join(__dirname, '..', 'weather', 'ecowitt', 'fixtures', 'ecowitt-upload-sample.txt'),
@@ -41,6 +42,16 @@ function config(saturation: number): string {
     'kind = "ecowitt_ingest"',
     '[sources.config]',
     `passkey = "${PASSKEY}"`,
+    '[[sources]]',
+    'id = "yard_hook"',
+    'priority = 80',
+    'kind = "http_webhook"',
+    '[sources.config]',
+    `secret = "${HOOK_SECRET}"`,
+    '[[sources.config.soil_channels]]',
+    'path = "probes.bed.moisture"',
+    'channel = "bed"',
+    'battery_path = "probes.bed.battery_v"',
     '[zones.front_lawn]',
     'display_name = "Front lawn"',
     `soil_sensor_id = "${SENSOR}"`,
@@ -262,5 +273,41 @@ describe('the probes list and its actions', () => {
     expect(gone).toMatchObject({ zone: null, name: 'Soil moisture CH2', calibration: null });
     const after = await request(server).get('/api/v1/config').expect(200);
     expect(after.body.zones.front_lawn.soil_sensor_id ?? null).toBeNull();
+  });
+});
+
+describe('a webhook soil channel', () => {
+  it('publishes a soil probe the zone can bind, with its battery; a body without it is refused', async () => {
+    const server = await boot();
+    await request(server)
+      .post('/ingest/webhook/yard_hook')
+      .set('X-Raincheck-Token', HOOK_SECRET)
+      .send(JSON.stringify({ probes: { bed: { moisture: '27.5', battery_v: 2.9 } } }))
+      .expect(200);
+    const probes = await request(server).get('/api/v1/sensors/soil/probes').expect(200);
+    expect(probes.body.probes).toContainEqual(
+      expect.objectContaining({
+        id: 'source:yard_hook:soil_moisture_pct:bed',
+        source_id: 'yard_hook',
+        name: 'Soil moisture bed',
+        raw_pct: 27.5,
+        battery: 2.9,
+        zone: null,
+      }),
+    );
+    await request(server)
+      .put('/api/v1/sensors/soil/binding')
+      .send({ sensor_id: 'source:yard_hook:soil_moisture_pct:bed', zone: 'front_lawn' })
+      .expect(200);
+    expect(await frontForecast(server)).toMatchObject({
+      status: 'uncalibrated',
+      raw_pct: 27.5,
+      reading_pct: 27.5,
+    });
+    const refused = await request(server)
+      .post('/ingest/webhook/yard_hook')
+      .set('X-Raincheck-Token', HOOK_SECRET)
+      .send(JSON.stringify({ probes: { bed: { moisture: 'wet' } } }));
+    expect(refused.body.code).toBe('webhook_unparseable');
   });
 });

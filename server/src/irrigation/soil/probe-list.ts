@@ -68,7 +68,10 @@ export function probeList(inputs: ProbeListInputs): ProbeListEntry[] {
   return [...ids].sort(compareText).map((id) => {
     const extra = live.get(id);
     const channel = SOIL_KEY.exec(id);
-    const battery = channel ? live.get(`source:${channel[1]}:battery:wh51:${channel[2]}`) : undefined;
+    const battery = channel
+      ? (live.get(`source:${channel[1]}:battery:wh51:${channel[2]}`) ??
+        live.get(`source:${channel[1]}:battery:probe:${channel[2]}`))
+      : undefined;
     const zone = boundBy.get(id) ?? null;
     const forecast = zone ? inputs.forecasts.find((f) => f.zone === zone) : undefined;
     return {
