@@ -15,6 +15,7 @@ import { computeIrrigation } from '../irrigation/engine/engine';
 import { IrrigationService } from '../irrigation/irrigation-service';
 import type { IrrigationSnapshot } from '../irrigation/snapshot-schema';
 import { SoilLedgerService } from '../irrigation/soil/soil-ledger-service';
+import { soilProbes } from '../irrigation/soil/soil-probes';
 import { timezoneAt } from '../location/timezone';
 import { Store } from '../store/store';
 import { BACKFILL_DAYS, WeatherRecordService } from '../weather-record/weather-record-service';
@@ -92,6 +93,12 @@ export interface SeasonOptions {
   meter?: RunMeter;
   /** Called at 00:05 local of each day, before the day's ledger update. */
   atDayStart?: (day: { date: string; epoch: number; store: Store }) => void;
+  /**
+   * Wire the soil probes as main.ts does (irrigation/soil/soil-probes.ts): bound probes
+   * hold wet zones, and probes calibrated in the store reconcile the ledger. Off by
+   * default, so a replay's probe readings are only read where it asks.
+   */
+  soilProbes?: boolean;
 }
 
 type FakeClock = import('@sinonjs/fake-timers').Clock;
@@ -183,7 +190,15 @@ async function boot(
   let backfilled = false;
   void record.settled().then(() => (backfilled = true));
   while (!backfilled) await fake.tickAsync(0);
-  const soil = new SoilLedgerService({ bus, logger, config: () => applied, store, record });
+  const probes = options.soilProbes ? soilProbes(store) : null;
+  const soil = new SoilLedgerService({
+    bus,
+    logger,
+    config: () => applied,
+    store,
+    record,
+    ...(probes ? { probeCalibration: (id: string) => probes.calibrations.get(id) } : {}),
+  });
   await soil.start();
   let dispatcher: Dispatcher | null = null;
   const controllers = new ControllerManager({
@@ -232,6 +247,7 @@ async function boot(
     },
     compute: computeIrrigation,
     soil,
+    probes: probes?.reader ?? null,
   });
   const scheduler = new Scheduler({
     bus,
