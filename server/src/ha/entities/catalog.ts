@@ -8,6 +8,7 @@ import { zoneMeter } from '../../config/flow-meter-binding';
 import type { Zone } from '../../irrigation/snapshot-schema';
 import { isoOrNull, type CatalogView, type DeviceRef, type EntityDescriptor } from './descriptor';
 import { weatherEntities } from './weather-entities';
+import { probeEntities } from './probe-entities';
 
 /**
  * The entity catalog: what Raincheck offers Home Assistant right now, derived
@@ -39,6 +40,7 @@ export function entityCatalog(view: CatalogView): EntityDescriptor[] {
   return [
     ...serviceEntities(view),
     ...zoneEntities(view),
+    ...probeEntities(view),
     ...weatherEntities(Object.keys(view.weather ?? {})),
   ];
 }
