@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import { epochSeconds } from '../../core/clock';
 import type { ProbeCalibration } from '../../irrigation/soil/probe-calibration';
 import { isCalibrated } from '../../irrigation/soil/probe-calibration';
@@ -23,21 +23,27 @@ import { write } from './config';
  * database, like the other /sensors routes.
  */
 
-export const calibrationBody = z.strictObject({
-  sensor_id: z.string().min(1),
-  point: z.enum(['dry', 'wet']),
-  raw_pct: z.number().nullish(),
-});
+export const calibrationBody = lazySchema((z) =>
+  z.strictObject({
+    sensor_id: z.string().min(1),
+    point: z.enum(['dry', 'wet']),
+    raw_pct: z.number().nullish(),
+  }),
+);
 
-export const bindingBody = z.strictObject({
-  sensor_id: z.string().min(1),
-  zone: z.string().min(1).nullable(),
-});
+export const bindingBody = lazySchema((z) =>
+  z.strictObject({
+    sensor_id: z.string().min(1),
+    zone: z.string().min(1).nullable(),
+  }),
+);
 
-export const nameBody = z.strictObject({
-  sensor_id: z.string().min(1),
-  name: z.string().max(80).nullable(),
-});
+export const nameBody = lazySchema((z) =>
+  z.strictObject({
+    sensor_id: z.string().min(1),
+    name: z.string().max(80).nullable(),
+  }),
+);
 
 export interface CalibrationAnswer {
   sensor_id: string;

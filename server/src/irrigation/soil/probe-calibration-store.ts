@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../../core/zod-lazy';
 import type { JsonValue } from '../../store/json';
 import { emptyCalibration, type CalibrationOrigin, type ProbeCalibration } from './probe-calibration';
 
@@ -18,13 +18,15 @@ export interface KeyValueBackend {
 
 const KEY_PREFIX = 'soil_probe.calibration:';
 const NAME_PREFIX = 'soil_probe.name:';
-const origin = z.enum(['owner', 'ledger_refill']).nullable();
-const storedSchema = z.object({
-  dry_raw_pct: z.number().nullable(),
-  wet_raw_pct: z.number().nullable(),
-  dry_origin: origin,
-  wet_origin: origin,
-  updated_epoch: z.number(),
+const storedSchema = lazySchema((z) => {
+  const origin = z.enum(['owner', 'ledger_refill']).nullable();
+  return z.object({
+    dry_raw_pct: z.number().nullable(),
+    wet_raw_pct: z.number().nullable(),
+    dry_origin: origin,
+    wet_origin: origin,
+    updated_epoch: z.number(),
+  });
 });
 
 export type CalibrationPoint = 'dry' | 'wet';
