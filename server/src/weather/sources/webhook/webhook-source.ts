@@ -160,7 +160,7 @@ export function resolvePath(body: unknown, path: string): { found: boolean; valu
 }
 
 /** A finite number, or a string that is wholly one; otherwise null. */
-function numeric(value: unknown): number | null {
+export function numeric(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/.test(value)) {
     return Number(value);
