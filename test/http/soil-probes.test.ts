@@ -134,6 +134,51 @@ describe('a WH51 channel bound to a zone', () => {
     expect(gateway?.sensors).toEqual(expect.arrayContaining(['soil_moisture_pct:1', 'soil_moisture_pct:2']));
   });
 
+  it('keeps the gateway and its channels (last seen, battery) across a restart, before any new upload', async () => {
+    const first = await services.boot({ configToml: config(80) });
+    const withoutCh2 = uploadNow()
+      .replace(/&soilmoisture2=[^&]*/, '')
+      .replace(/&soilbatt2=[^&]*/, '');
+    for (const body of [uploadNow(), withoutCh2]) {
+      await request(first.service.server)
+        .post('/ingest/gateway')
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .send(body)
+        .expect(200);
+    }
+    const before = await request(first.service.server).get('/api/v1/devices').expect(200);
+    await first.service.stop();
+
+    const second = await services.boot({ dataDir: first.dataDir });
+    const after = await request(second.service.server).get('/api/v1/devices').expect(200);
+    const gateway = (after.body.devices as Record<string, unknown>[]).find(
+      (d) => d['id'] === 'console:gateway',
+    );
+    expect(gateway).toEqual(
+      (before.body.devices as Record<string, unknown>[]).find((d) => d['id'] === 'console:gateway'),
+    );
+    expect(gateway).toMatchObject({ kind: 'gateway', model: 'GW1100B' });
+    const channels = gateway?.['channels'] as {
+      key: string;
+      last_seen_epoch: number;
+      battery: number | null;
+    }[];
+    const ch1 = channels.find((c) => c.key === 'soil_moisture_pct:1');
+    const ch2 = channels.find((c) => c.key === 'soil_moisture_pct:2');
+    expect(ch1?.battery).toBe(1.5);
+    expect(ch2?.battery).toBe(1.8);
+    expect(ch2?.last_seen_epoch).toBeLessThanOrEqual(ch1?.last_seen_epoch ?? 0);
+
+    const probes = await request(second.service.server).get('/api/v1/sensors/soil/probes').expect(200);
+    const listed = probes.body.probes as Record<string, unknown>[];
+    expect(listed.find((p) => p['id'] === 'source:console:soil_moisture_pct:2')).toMatchObject({
+      zone: null,
+      raw_pct: null,
+      last_seen_epoch: ch2?.last_seen_epoch,
+      battery: 1.8,
+    });
+  });
+
   it('holds the zone while the probe reads at or above its saturation threshold', async () => {
     const server = await boot(40);
     const snapshot = await settledSnapshot(server);

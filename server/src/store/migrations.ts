@@ -264,6 +264,31 @@ const RUN_RECORDS_SCHEMA = `
   END;
 `;
 
+/** Migration 9: /devices records survive a restart (store/device-records.ts). */
+const DEVICE_RECORDS_SCHEMA = `
+  CREATE TABLE device_records (
+    id              TEXT PRIMARY KEY,
+    kind            TEXT NOT NULL,
+    source_id       TEXT NOT NULL,
+    model           TEXT,
+    serial          TEXT,
+    firmware        TEXT,
+    host            TEXT,
+    battery_v       REAL,
+    rssi_dbm        REAL,
+    last_seen_epoch INTEGER,
+    status_note     TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX device_records_by_source ON device_records (source_id);
+  CREATE TABLE device_channels (
+    device_id       TEXT NOT NULL REFERENCES device_records (id) ON DELETE CASCADE,
+    key             TEXT NOT NULL,
+    last_seen_epoch INTEGER,
+    battery         REAL,
+    PRIMARY KEY (device_id, key)
+  ) WITHOUT ROWID;
+`;
+
 /**
  * Ordered, append-only. A released migration is never edited: schema changes
  * ship as a new entry so every install walks the same path.
@@ -353,6 +378,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: "run records: each run's JSON record kept beside it (the history bodies' rendering)",
     up: (db) => db.exec(RUN_RECORDS_SCHEMA),
+  },
+  {
+    version: 9,
+    name: "devices: each source device's last record and its channels' last seen and battery",
+    up: (db) => db.exec(DEVICE_RECORDS_SCHEMA),
   },
 ];
 

@@ -154,6 +154,9 @@ function listProbes(deps: HttpDeps, probes: SoilProbes) {
   const forecasts = (deps.irrigation.snapshot()?.soil_forecasts ?? []) as unknown as ProbeForecastView[];
   return probeList({
     extras: deps.weather.extras(),
+    recorded: deps.weather
+      .devices()
+      .flatMap((d) => (d.channels ?? []).map((c) => ({ ...c, id: `source:${d.source_id}:${c.key}` }))),
     zones: deps.config.current?.config.zones ?? {},
     forecasts,
     calibration: (id) => probes.calibrations.get(id),

@@ -1,5 +1,6 @@
 import { compareText } from '../../core/compare';
 import type { ProbeCalibration } from './probe-calibration';
+import { probeBatteryKeys } from '../../weather/device-merge';
 import { storedChannel } from './probe-evidence';
 
 /**
@@ -44,8 +45,17 @@ export interface ProbeListEntry {
   calibration: ProbeCalibration | null;
 }
 
+/** A channel's last record on its device (`source:<id>:<key>`), kept across restarts. */
+export interface RecordedChannel {
+  id: string;
+  last_seen_epoch: number | null;
+  battery: number | null;
+}
+
 export interface ProbeListInputs {
   extras: readonly LiveExtra[];
+  /** The devices' recorded channels: a probe quiet since a restart keeps its last seen and battery. */
+  recorded?: readonly RecordedChannel[];
   zones: Readonly<Record<string, { soil_sensor_id?: string | null }>>;
   forecasts: readonly ProbeForecastView[];
   calibration: (id: string) => ProbeCalibration | null;
@@ -61,17 +71,21 @@ export function probeList(inputs: ProbeListInputs): ProbeListEntry[] {
     const id = inputs.zones[slug]?.soil_sensor_id;
     if (id && !boundBy.has(id)) boundBy.set(id, slug);
   }
+  const recorded = new Map((inputs.recorded ?? []).map((c) => [c.id, c]));
   const ids = new Set([
     ...inputs.extras.map((x) => x.key).filter((k) => SOIL_KEY.test(k)),
+    ...[...recorded.keys()].filter((k) => SOIL_KEY.test(k)),
     ...boundBy.keys(),
   ]);
   return [...ids].sort(compareText).map((id) => {
     const extra = live.get(id);
     const channel = SOIL_KEY.exec(id);
     const battery = channel
-      ? (live.get(`source:${channel[1]}:battery:wh51:${channel[2]}`) ??
-        live.get(`source:${channel[1]}:battery:probe:${channel[2]}`))
+      ? probeBatteryKeys(`soil_moisture_pct:${channel[2]}`)
+          .map((key) => live.get(`source:${channel[1]}:${key}`))
+          .find((x) => x !== undefined)
       : undefined;
+    const record = recorded.get(id);
     const zone = boundBy.get(id) ?? null;
     const forecast = zone ? inputs.forecasts.find((f) => f.zone === zone) : undefined;
     return {
@@ -80,8 +94,8 @@ export function probeList(inputs: ProbeListInputs): ProbeListEntry[] {
       name: inputs.name(id) ?? extra?.label ?? id,
       zone,
       raw_pct: extra?.value ?? null,
-      last_seen_epoch: extra?.observed_epoch ?? null,
-      battery: battery?.value ?? null,
+      last_seen_epoch: extra?.observed_epoch ?? record?.last_seen_epoch ?? null,
+      battery: battery?.value ?? record?.battery ?? null,
       battery_label: battery?.label ?? null,
       signal: null,
       status: forecast?.status ?? 'unbound',
