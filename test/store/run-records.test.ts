@@ -1,6 +1,6 @@
 import { silentLogger } from '../../server/src/core/logger';
 import { closeDatabase, openDatabase } from '../../server/src/store/database';
-import { MIGRATIONS } from '../../server/src/store/migrations';
+import { latestVersion, MIGRATIONS } from '../../server/src/store/migrations';
 import { RUN_CURSOR_START } from '../../server/src/store/runs';
 import { Store } from '../../server/src/store/store';
 import { runRecord } from './run-record';
@@ -121,7 +121,7 @@ describe('the stored run records (migration 8)', () => {
 
     const store = Store.open(file, silentLogger());
     try {
-      expect(store.schemaVersion).toBe(8);
+      expect(store.schemaVersion).toBe(latestVersion());
       expect(recordCount(store)).toBe(2);
       store.runs.insert(run({ start_epoch: 1_700_172_800, status: 'completed', duration_s: 90 }));
       const stored = body(store);
