@@ -5,6 +5,7 @@ import { api, ApiFailure } from '../lib/api';
 import { formatDateTime } from '../lib/time';
 import { useApi } from '../lib/use-api';
 import {
+  configWithoutDevice,
   flowMeters,
   STATUS_TEXT,
   statusTone,
@@ -18,8 +19,9 @@ import './devices/devices.css';
  * /devices: every gateway, controller, soil probe and flow meter with its
  * health (last seen, battery, signal where the source gives them) and what it
  * feeds. Soil probes carry their actions: bind to a zone, calibrate (dry and
- * wet point from the current reading), rename, remove. Gateways, controllers
- * and flow meters are configured under Settings.
+ * wet point from the current reading), rename, remove. Gateways and
+ * controllers can be removed here (a whole-config write, as Settings makes);
+ * renaming them and flow meters are under Settings.
  */
 
 function seen(epoch: number | null): string {
@@ -174,8 +176,30 @@ function ProbeCard({
   );
 }
 
-function DeviceCard({ device }: { device: DeviceRecord }) {
+function DeviceCard({ device, onChanged }: { device: DeviceRecord; onChanged: () => void }) {
   const controller = device.kind === 'controller';
+  const [error, setError] = useState<unknown>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const remove = async () => {
+    const what = controller ? `controller ${device.source_id}` : `source ${device.source_id}`;
+    if (!window.confirm(`Remove ${what} from the configuration?`)) return;
+    setBusy(true);
+    setError(null);
+    setNote(null);
+    try {
+      const next = configWithoutDevice(await api('config'), device);
+      if (next === null) setNote(`${what} is not in the configuration (nothing to remove).`);
+      else {
+        await api('config', { method: 'PUT', json: next });
+        onChanged();
+      }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
     <li class="card device-card" data-device={device.id}>
       <div class="spread">
@@ -217,8 +241,13 @@ function DeviceCard({ device }: { device: DeviceRecord }) {
       </dl>
       {device.status_note && <p class="muted small">{device.status_note}</p>}
       <p class="small">
-        <Link to="settings/config">Rename or remove in Settings</Link>
+        <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
+          Remove
+        </button>{' '}
+        <Link to="settings/config">Rename or edit in Settings</Link>
       </p>
+      {note && <p class="muted small">{note}</p>}
+      {error !== null && <ErrorNotice error={error} title="The device could not be removed" />}
     </li>
   );
 }
@@ -235,6 +264,7 @@ export default function DevicesPage() {
   const reload = () => {
     probes.reload();
     devices.reload();
+    config.reload();
   };
   const probeError = probes.error;
   return (
@@ -270,7 +300,7 @@ export default function DevicesPage() {
         )}
         <ul class="device-list">
           {(devices.data?.devices ?? []).map((device) => (
-            <DeviceCard key={device.id} device={device} />
+            <DeviceCard key={device.id} device={device} onChanged={reload} />
           ))}
         </ul>
       </section>

@@ -108,3 +108,27 @@ export function statusTone(status: string): 'ok' | 'warn' | 'danger' | '' {
   if (status === 'unsupported') return 'warn';
   return '';
 }
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/**
+ * The config without the entry behind a device (a gateway's, station's or
+ * cloud account's source, or a controller), for the page's Remove: the page
+ * PUTs it back whole, as Settings does, so validation (a controller that
+ * a zone names, a pinned source) answers 422 `config_invalid` and secrets
+ * come back by entry id. Null when the config has no such entry (the demo
+ * replay source). Renaming is not offered: the id is what zones, pins,
+ * probes and stored history refer to.
+ */
+export function configWithoutDevice(
+  config: { [key: string]: Json },
+  device: Pick<DeviceRecord, 'kind' | 'source_id'>,
+): { [key: string]: Json } | null {
+  const list = device.kind === 'controller' ? 'controllers' : 'sources';
+  const entries = config[list];
+  if (!Array.isArray(entries)) return null;
+  const kept = entries.filter(
+    (e) => !(typeof e === 'object' && e !== null && !Array.isArray(e) && e['id'] === device.source_id),
+  );
+  return kept.length === entries.length ? null : { ...config, [list]: kept };
+}
