@@ -1,61 +1,98 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { REPO_ROOT, makeTempDir } from '../lib/harness.mjs';
+import { fileURLToPath } from 'node:url';
+import { makeTempDir, spawnNode } from '../lib/harness.mjs';
+import { CAP_STRESS_MAX, OUTAGE_EXTRA_STRESS, SEASONS, yearCases } from '../lib/season-cases.mjs';
 
 /**
- * Season replays on the two shared station years (test/fixtures/seasons):
- * the real service modules on a simulated clock (dist/.../season-runner.js),
- * four zones (four-zones.toml), a perfect forecast, judged per zone against
- * the independent FAO-56 single-bucket reference (score/reference.js) over
- * the days after the first 14:
+ * Season replays on the two shared station years (test/fixtures/seasons): the
+ * real service modules on a simulated clock (dist/.../season-runner.js), four
+ * zones (four-zones.toml), judged per zone against the independent FAO-56
+ * reference (score/): applied / ideal, stress days (a day that starts beyond
+ * RAW + 0.5 mm in the bucket drawn at the unstressed demand Kc x ET0) and
+ * wasted runs (a run on a day whose rain alone refilled the root zone), over
+ * the days after the first 14. The cases and their budgets (issue 25):
  *
- *   applied / ideal    0.90 .. 1.10
- *   stress days        <= 3   (a day that starts beyond RAW + 0.5 mm)
- *   wasted runs        <= 1   (a run on a day whose rain alone refilled the root zone)
+ *   perfect forecast                          0.90-1.10   stress <= 3   wasted <= 1
+ *   no forecast at all                        0.85-1.15   stress <= 5
+ *   noisy forecast, seeds 1, 2, 3             0.90-1.15   stress <= 5   wasted <= 3
+ *   rain promised every day, none falls       >= 0.85     stress <= 5   (the year made dry)
+ *   injected gap days (seed 1)                0.85-1.15   stress <= 5   (scored against the year without them)
+ *   a week-long forecast outage mid-summer    stress at most 3 more than noisy seed 1 without it
  *
- * The benchmark's figure is the number of zone budgets missed (budget: none).
- * Also printed: the soil ledger's disk growth per zone-year (its table's
- * pages, read with SQLite's dbstat, over the zone-days it holds) and the
- * weather record's per year, and how long the replay took.
+ * The forecasts and gaps come from the seeded generators (season/generate/,
+ * documented in docs/irrigation.md); bench/lib/season-cases.mjs builds each
+ * case, and each runs in its own child process, a few at a time
+ * (SEASON_BENCH_JOBS, default the machine's parallelism up to 4).
+ * `season-cap` replays a zone whose run cap binds at peak, with and without
+ * an owner who accepts every tuning recommendation (stress <= 5 with). A
+ * benchmark's figure is the number of budgets missed; figures over budget
+ * are printed and marked MISSED.
  */
 
-const SEASONS = [
-  { name: 'greeley', file: 'greeley-co-2022.wth', lon: -104.64, from: '2022-05-15', to: '2022-10-02' },
-  { name: 'maricopa', file: 'maricopa-az-2013.wth', lon: -111.97, from: '2013-05-01', to: '2013-09-18' },
-];
-const RATIO = { min: 0.9, max: 1.1 };
-const STRESS_MAX = 3;
-const WASTED_MAX = 1;
-
-const requireDist = createRequire(join(REPO_ROOT, 'dist/server/src/main.js'));
-
-function loadDist() {
-  try {
-    return {
-      runSeason: requireDist('./season/season-runner.js').runSeason,
-      scoreSeason: requireDist('./season/score/score.js').scoreSeason,
-      parseWth: requireDist('./season/wth.js').parseWth,
-      parseToml: requireDist('./config/toml.js').parseToml,
-      configSchema: requireDist('./config/schema.js').configSchema,
-    };
-  } catch (err) {
-    throw new Error(`cannot load the compiled season replay (run \`npm run build\` first): ${err.message}`, {
-      cause: err,
-    });
-  }
-}
-
-const fixture = (name) => readFileSync(join(REPO_ROOT, 'test/fixtures/seasons', name), 'utf8');
+const WORKER = fileURLToPath(new URL('../lib/season-case-worker.mjs', import.meta.url));
+const JOBS = Math.max(1, Number(process.env.SEASON_BENCH_JOBS) || Math.min(4, availableParallelism()));
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
-/** Bytes of a table and its indexes, from the dbstat virtual table. */
-function tableBytes(db, table) {
-  const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name').all();
-  return rows
-    .filter((r) => r.name === table || r.name.startsWith(`sqlite_autoindex_${table}`))
-    .reduce((s, r) => s + r.bytes, 0);
+/** Runs one case in a child process; its result (scores and figures) comes back through a file. */
+async function runInChild(spec) {
+  const out = join(makeTempDir('raincheck-bench-season-case-'), 'result.json');
+  const handle = spawnNode(WORKER, {
+    ...process.env,
+    SEASON_CASE: JSON.stringify(spec),
+    SEASON_CASE_OUT: out,
+  });
+  const { code, signal } = await handle.exited;
+  if (code !== 0)
+    throw new Error(
+      `season case ${JSON.stringify(spec)} failed (${signal ?? code}): ${handle.output().trim()}`,
+    );
+  return JSON.parse(readFileSync(out, 'utf8'));
+}
+
+/** Runs the specs, at most JOBS at a time, and answers the results in the specs' order. */
+async function runAll(specs) {
+  const results = new Array(specs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < specs.length) {
+      const i = next++;
+      results[i] = await runInChild(specs[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(JOBS, specs.length) }, lane));
+  return results;
+}
+
+/** One zone's figures beside the case's budgets; returns the budgets missed. */
+function judge(report, label, s, budget, baseline) {
+  const parts = [];
+  let missed = 0;
+  const mark = (ok) => {
+    if (!ok) missed += 1;
+    return ok ? '' : ' MISSED';
+  };
+  const ratio = s.ratio ?? 'n/a';
+  if (budget.ratio) {
+    const [lo, hi] = budget.ratio;
+    const ok = s.ratio !== null && s.ratio >= lo && s.ratio <= hi;
+    const range = hi === Infinity ? `>= ${lo.toFixed(2)}` : `${lo.toFixed(2)}-${hi.toFixed(2)}`;
+    parts.push(`applied/ideal ${ratio} (budget ${range})${mark(ok)}`);
+  } else parts.push(`applied/ideal ${ratio}`);
+  if (budget.stress !== undefined && budget.stress !== null)
+    parts.push(`stress ${s.stress_days} (<= ${budget.stress})${mark(s.stress_days <= budget.stress)}`);
+  else if (baseline) {
+    const more = s.stress_days - baseline.stress_days;
+    parts.push(
+      `stress ${s.stress_days} vs ${baseline.stress_days} without (<= ${OUTAGE_EXTRA_STRESS} more)${mark(more <= OUTAGE_EXTRA_STRESS)}`,
+    );
+  } else parts.push(`stress ${s.stress_days}`);
+  if (budget.wasted !== undefined)
+    parts.push(`wasted ${s.wasted_runs} (<= ${budget.wasted})${mark(s.wasted_runs <= budget.wasted)}`);
+  else parts.push(`wasted ${s.wasted_runs}`);
+  report(label, `${parts.join(', ')}; ${s.runs} runs, ledger stress ${s.ledger_stress_days}`);
+  return missed;
 }
 
 function seasonBenchmark(season) {
@@ -63,73 +100,78 @@ function seasonBenchmark(season) {
     name: `season-${season.name}`,
     title:
       `Season replay, ${season.file} ${season.from}..${season.to}: the service's modules on a simulated clock, ` +
-      'four zones, perfect forecast, against the ideal FAO-56 scheduler after the first 14 days',
-    budget: {
-      metric: 'zone budgets missed (applied/ideal 0.90-1.10, stress days <= 3, wasted runs <= 1)',
-      better: 'lower',
-      limit: 1,
-      unit: '',
-    },
+      'four zones, perfect / no / noisy (3 seeds) / false-alarm forecasts, injected gaps and a week-long outage, ' +
+      'against the ideal FAO-56 scheduler after the first 14 days',
+    budget: { metric: 'zone budgets missed (issue 25 table)', better: 'lower', limit: 1, unit: '' },
     async run(report) {
-      const dist = loadDist();
-      const wth = dist.parseWth(fixture(season.file));
-      const config = dist.configSchema.parse(dist.parseToml(fixture('four-zones.toml')));
-      const dbPath = join(makeTempDir('raincheck-bench-season-'), 'season.db');
+      const cases = yearCases(season);
       const started = Date.now();
-      const lines = await dist.runSeason({
-        days: wth.days,
-        config,
-        lat: wth.latitude_deg,
-        lon: season.lon,
-        elevation_m: wth.elevation_m,
-        from: season.from,
-        to: season.to,
-        forecast: 'perfect',
-        dbPath,
-      });
-      const seconds = (Date.now() - started) / 1000;
-      const scores = dist.scoreSeason(lines, wth.days, {
-        latitude_deg: wth.latitude_deg,
-        elevation_m: wth.elevation_m,
-      });
+      const results = await runAll(cases.map((c) => ({ season: season.name, id: c.id })));
+      const byId = new Map(cases.map((c, i) => [c.id, results[i]]));
       let missed = 0;
-      for (const s of scores) {
-        const ratioOk = s.ratio !== null && s.ratio >= RATIO.min && s.ratio <= RATIO.max;
-        const stressOk = s.stress_days <= STRESS_MAX;
-        const wastedOk = s.wasted_runs <= WASTED_MAX;
-        missed += [ratioOk, stressOk, wastedOk].filter((ok) => !ok).length;
+      cases.forEach((c, i) => {
+        const result = results[i];
+        const baseline = c.versus ? byId.get(c.versus)?.scores : null;
+        const name = result.gaps === null ? c.id : `${c.id} (${result.gaps})`;
+        for (const s of result.scores) {
+          const base = baseline?.find((b) => b.zone === s.zone) ?? null;
+          missed += judge(report, `${name.padEnd(26)} ${s.zone.padEnd(9)}`, s, c, base);
+        }
+      });
+      const disk = byId.get('perfect')?.disk;
+      if (disk) {
         report(
-          s.zone,
-          `applied/ideal ${s.ratio} (${s.applied_net_mm} / ${s.ideal_net_mm} mm net; budget 0.90-1.10)${ratioOk ? '' : ' MISSED'}, ` +
-            `stress days ${s.stress_days} (budget <= ${STRESS_MAX})${stressOk ? '' : ' MISSED'}, ` +
-            `wasted runs ${s.wasted_runs} (budget <= ${WASTED_MAX})${wastedOk ? '' : ' MISSED'}, ${s.runs} runs`,
+          'ledger disk growth',
+          `${kib((disk.ledgerBytes / disk.zoneDays) * 365)} per zone-year ` +
+            `(${disk.zoneDays} zone-days in ${kib(disk.ledgerBytes)}); ` +
+            `weather record ${kib((disk.recordBytes / disk.recordDays) * 365)} per year`,
         );
       }
-      const applied = scores.reduce((a, s) => a + s.applied_net_mm, 0);
-      const ideal = scores.reduce((a, s) => a + s.ideal_net_mm, 0);
+      const replaySeconds = results.reduce((s, r) => s + r.seconds, 0);
       report(
-        'site',
-        `applied/ideal ${(applied / ideal).toFixed(3)} (${applied.toFixed(1)} / ${ideal.toFixed(1)} mm net over ${scores.length} zones), ` +
-          `stress days ${scores.reduce((a, s) => a + s.stress_days, 0)}, wasted runs ${scores.reduce((a, s) => a + s.wasted_runs, 0)}`,
+        'replays',
+        `${results.length} seasons (${replaySeconds.toFixed(1)} s of replay) in ` +
+          `${((Date.now() - started) / 1000).toFixed(1)} s, ${JOBS} at a time`,
       );
-      const db = new Database(dbPath, { readonly: true });
-      const zoneDays = db.prepare('SELECT COUNT(*) FROM soil_ledger').pluck().get();
-      const recordDays = db.prepare('SELECT COUNT(*) FROM weather_days').pluck().get();
-      const ledger = tableBytes(db, 'soil_ledger');
-      const record = tableBytes(db, 'weather_days');
-      db.close();
-      report(
-        'ledger disk growth',
-        `${kib((ledger / zoneDays) * 365)} per zone-year (${zoneDays} zone-days in ${kib(ledger)}); ` +
-          `weather record ${kib((record / recordDays) * 365)} per year`,
-      );
-      report('replay', `${lines.length} zone-days written in ${seconds.toFixed(1)} s`);
+      const perfect = byId.get('perfect')?.scores ?? [];
       return {
         value: missed,
-        display: `${missed} budgets missed; ${scores.map((s) => `${s.zone} ${s.ratio}`).join(', ')}`,
+        display: `${missed} budgets missed; perfect ${perfect.map((s) => `${s.zone} ${s.ratio}`).join(', ')}`,
       };
     },
   };
 }
 
-export default SEASONS.map(seasonBenchmark);
+const capBenchmark = {
+  name: 'season-cap',
+  title:
+    'Season replay of a zone whose run cap binds at peak (tall fescue, MP rotators, 60 min), both shared years, ' +
+    'with an owner who applies each tuning recommendation the day it appears (and without, for comparison)',
+  budget: {
+    metric: `budgets missed (stress days <= ${CAP_STRESS_MAX} when accepting)`,
+    better: 'lower',
+    limit: 1,
+    unit: '',
+  },
+  async run(report) {
+    const specs = SEASONS.flatMap((season) =>
+      [false, true].map((accept) => ({ season: season.name, cap: true, accept })),
+    );
+    const results = await runAll(specs);
+    let missed = 0;
+    const shown = [];
+    specs.forEach((spec, i) => {
+      const { scores, capped, watered } = results[i];
+      const [s] = scores;
+      const label = `${spec.season.padEnd(9)} ${spec.accept ? 'accepting' : 'as set   '}`;
+      if (spec.accept) {
+        missed += judge(report, label, s, { stress: CAP_STRESS_MAX });
+        shown.push(`${spec.season} ${s.stress_days} stress days`);
+      } else judge(report, label, s, {});
+      report(`${label} sessions`, `${capped} capped of ${watered}`);
+    });
+    return { value: missed, display: `${missed} budgets missed; accepting: ${shown.join(', ')}` };
+  },
+};
+
+export default [...SEASONS.map(seasonBenchmark), capBenchmark];

@@ -19,6 +19,7 @@ interface ZoneVerdict {
   zone: string;
   name: string;
   verdict: string;
+  reason_code: string;
   water_need: string;
   planned_seconds: number;
 }
@@ -87,13 +88,23 @@ describe('the dashboard says where each zone stands', () => {
     await p.goto(instance.url);
     const standings = p.getByTestId('zone-standings');
     await pwExpect(standings).toBeVisible();
+    // A due zone on a forecast bet waits for rain (docs/irrigation.md, Deciding under uncertainty).
+    const waiting = new Set([
+      'forecast_rain_expected',
+      'rain_today_forecast',
+      'rain_next_4h',
+      'tomorrow_rain',
+      'rain_3day',
+    ]);
     const place = (r: ZoneVerdict) =>
       r.verdict === 'water' && r.planned_seconds > 0
         ? 'watering'
         : r.water_need === 'unknown'
           ? 'unknown'
           : r.water_need === 'due'
-            ? 'held'
+            ? waiting.has(r.reason_code)
+              ? 'waiting'
+              : 'held'
             : 'notDue';
     for (const row of rows) {
       const item = standings.locator(`[data-standing="${place(row)}"] li[data-zone="${row.zone}"]`);

@@ -227,7 +227,9 @@ describe('zoneStandings: due, held, unknown, not due', () => {
   it('puts every zone in one place, with the reason in the user units', () => {
     const s = zoneStandings(demo, { units: 'metric' });
     expect(s.watering.map((z) => [z.slug, z.seconds])).toEqual([['beds', 900]]);
-    expect(s.held).toEqual([
+    // A due zone under a forecast-rain code is the engine's bet: waiting for rain, not held.
+    expect(s.held).toEqual([]);
+    expect(s.waiting).toEqual([
       {
         slug: 'front_lawn',
         name: 'Front lawn',
@@ -245,7 +247,7 @@ describe('zoneStandings: due, held, unknown, not due', () => {
   it('says why nothing is planned without claiming no zone needs water', () => {
     const text = nextRun(demo).text;
     expect(text).toBe(
-      'No watering planned in the next 7 days: Front lawn is due but held today; the soil water of Back lawn is unknown, so it is not watered on a guess.',
+      'No watering planned in the next 7 days: Front lawn is due but waiting for forecast rain; the soil water of Back lawn is unknown, so it is not watered on a guess.',
     );
     expect(text).not.toContain('no zone needs water');
   });

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { SKILL_LOOKBACK_DAYS } from './policy/forecast-policy';
 import type { AppliedConfig } from '../config/config-types';
 import type { EventBus, HaAdoptionEntry } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
@@ -261,6 +262,8 @@ export class IrrigationService implements Module {
       controls: this.controls.load(),
       ...(this.deps.soil ? { soil: this.deps.soil.current(nowEpoch) } : {}),
       ...(this.deps.probes ? { probes: this.deps.probes.evidence(applied.config, nowEpoch) } : {}),
+      recentDecisions:
+        this.deps.store?.decisions.listDaily(nowEpoch - (SKILL_LOOKBACK_DAYS + 1) * 86400, nowEpoch) ?? [],
       controlsPersisted: this.deps.store !== null,
       ...(this.deps.hardware ? { zoneRunning: this.deps.hardware.zoneStates() } : {}),
     };

@@ -203,6 +203,8 @@ export const waterBudgetRowSchema = z.looseObject({
   soil_depletion_mm: z.number().nullable(),
   soil_taw_mm: z.number().nullable(),
   soil_raw_mm: z.number().nullable(),
+  /** The stress allowance a forecast bet may not pass (docs/irrigation.md); null when TAW/RAW are unknown. */
+  soil_allowance_mm: z.number().nullable().optional(),
   soil_due: z.boolean(),
   soil_planned_seconds: integer,
   soil_deferred_reason: z.string(),

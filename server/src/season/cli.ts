@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { configSchema } from '../config/schema';
+import { parseForecastFile } from './forecast-file';
 import { parseToml } from '../config/toml';
 import { runSeason } from './season-runner';
 import { scoreSeason } from './score/score';
@@ -10,7 +11,8 @@ import { parseWth } from './wth';
 
 /**
  * `npm run season -- --weather FILE.wth --config FILE.toml [--lon DEG]
- *   [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none] --out FILE.jsonl`
+ *   [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none | --forecast-file FILE.jsonl]
+ *   [--accept-recommendations] --out FILE.jsonl`
  *
  * What would Raincheck have done over a past season: the service's own
  * modules replay the station file day by day on a simulated clock and write
@@ -20,11 +22,15 @@ import { parseWth } from './wth';
  * config's longitude). The config's zones and engine settings are used; its
  * sources and controllers are replaced (the file is the station, a dry-run
  * controller whose runs count as delivered water waters the zones).
+ * `--forecast-file` replays issued forecasts (forecast-file.ts) instead of
+ * the perfect one; `--accept-recommendations` applies each tuning
+ * recommendation on the day it appears (accept-recommendations.ts).
  */
 
 const USAGE =
   'usage: npm run season -- --weather FILE.wth --config FILE.toml [--lon DEG] ' +
-  '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none] --out FILE.jsonl';
+  '[--from YYYY-MM-DD] [--to YYYY-MM-DD] [--forecast perfect|none | --forecast-file FILE.jsonl] ' +
+  '[--accept-recommendations] --out FILE.jsonl';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -35,14 +41,21 @@ async function main(): Promise<number> {
       lon: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
-      forecast: { type: 'string', default: 'perfect' },
+      forecast: { type: 'string' },
+      'forecast-file': { type: 'string' },
+      'accept-recommendations': { type: 'boolean', default: false },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help || !values.weather || !values.config || !values.out) return fail(USAGE);
-  if (values.forecast !== 'perfect' && values.forecast !== 'none')
-    return fail('--forecast must be perfect or none');
+  if (values.forecast !== undefined && values['forecast-file'] !== undefined)
+    return fail('--forecast and --forecast-file exclude each other');
+  const mode = values.forecast ?? 'perfect';
+  if (mode !== 'perfect' && mode !== 'none') return fail('--forecast must be perfect or none');
+  const forecast = values['forecast-file']
+    ? parseForecastFile(fs.readFileSync(values['forecast-file'], 'utf8'))
+    : mode;
   const wth = parseWth(fs.readFileSync(values.weather, 'utf8'));
   const config = configSchema.parse(parseToml(fs.readFileSync(values.config, 'utf8')));
   const lon = values.lon !== undefined ? Number(values.lon) : config.deployment.location.lon;
@@ -63,8 +76,13 @@ async function main(): Promise<number> {
       elevation_m: wth.elevation_m,
       from,
       to,
-      forecast: values.forecast,
+      forecast,
       dbPath: path.join(dir, 'season.db'),
+      acceptRecommendations: values['accept-recommendations'],
+      onAccepted: (a) =>
+        process.stderr.write(
+          `${a.date} ${a.zone}: applied ${a.field} ${JSON.stringify(a.old_value)} -> ${JSON.stringify(a.new_value)}\n`,
+        ),
       onLine: (line) => out.write(`${JSON.stringify(line)}\n`),
     });
     await new Promise<void>((resolve) => out.end(resolve));
@@ -72,7 +90,7 @@ async function main(): Promise<number> {
     for (const s of scoreSeason(lines, wth.days, site)) {
       process.stderr.write(
         `${s.zone}: applied ${s.applied_net_mm} mm net vs ideal ${s.ideal_net_mm} mm (ratio ${s.ratio ?? 'n/a'}), ` +
-          `${s.runs} runs, ${s.stress_days} stress days, ${s.wasted_runs} wasted runs (after the first 14 days)\n`,
+          `${s.runs} runs, ${s.stress_days} stress days (${s.ledger_stress_days} on the ledger), ${s.wasted_runs} wasted runs (after the first 14 days)\n`,
       );
     }
     process.stderr.write(`${lines.length} lines written to ${values.out}\n`);

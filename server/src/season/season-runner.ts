@@ -1,5 +1,4 @@
 import { DateTime } from 'luxon';
-import type { AppliedConfig } from '../config/config-types';
 import type { RaincheckConfig } from '../config/schema';
 import { ControllerManager } from '../controllers/controller-manager';
 import { builtinControllerKinds } from '../controllers/index';
@@ -19,6 +18,8 @@ import { soilProbes } from '../irrigation/soil/soil-probes';
 import { timezoneAt } from '../location/timezone';
 import { Store } from '../store/store';
 import { BACKFILL_DAYS, WeatherRecordService } from '../weather-record/weather-record-service';
+import { acceptRecommendations, type AcceptedRecommendation } from './accept-recommendations';
+import { SeasonConfig } from './season-config';
 import { SeasonWeather, type ForecastMode } from './season-weather';
 
 /**
@@ -73,6 +74,11 @@ export interface SeasonLine {
   planned_seconds: number;
   session_capped: boolean;
   reason: string;
+  /** The zone's water budget row at the run window: forecast rain credited in sizing, and its source. */
+  forecast_credit_mm: number | null;
+  forecast_credit_source: string | null;
+  /** The zone's stress allowance (`zones[].math.allowance_mm`); null while the engine reports none. */
+  allowance_mm: number | null;
 }
 
 export interface SeasonOptions {
@@ -99,6 +105,9 @@ export interface SeasonOptions {
    * default, so a replay's probe readings are only read where it asks.
    */
   soilProbes?: boolean;
+  /** An owner who applies each tuning recommendation on the day it appears. */
+  acceptRecommendations?: boolean;
+  onAccepted?: (accepted: AcceptedRecommendation) => void;
 }
 
 type FakeClock = import('@sinonjs/fake-timers').Clock;
@@ -108,8 +117,8 @@ const CONTROLLER_ID = 'season';
 const SESSION_STEP_MS = 600_000;
 
 export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
-  const config = seasonConfig(options);
-  const timezone = config.deployment.timezone as string;
+  const base = seasonConfig(options);
+  const timezone = base.deployment.timezone as string;
   const zone = zoneFor(timezone);
   const startMs = DateTime.fromISO(options.from, { zone }).plus({ minutes: 10 }).toMillis();
   const FakeTimers = (await import('@sinonjs/fake-timers')).default;
@@ -120,9 +129,10 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
   const lines: SeasonLine[] = [];
   try {
     const clock: Clock = { nowMs: () => fake.now };
+    const config = new SeasonConfig(base, clock);
     const weather = new SeasonWeather(options.days, timezone, options.forecast);
     let service = await boot(options, config, clock, weather, fake);
-    const decisions = new Map<string, IrrigationSnapshot['water_plan'][number]['zones']>();
+    const decisions = new Map<string, DayDecision>();
     for (let date = options.from; date <= nextDate(options.to, zone); date = nextDate(date, zone)) {
       const midnight = DateTime.fromISO(date, { zone });
       await fake.tickAsync(Math.max(0, midnight.plus({ minutes: 5 }).toMillis() - fake.now));
@@ -136,6 +146,11 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
         options.onLine?.(line);
       }
       if (date > options.to) break;
+      if (options.acceptRecommendations) {
+        const store = service.store;
+        for (const accepted of await acceptRecommendations({ store, clock, config, timezone, date }))
+          options.onAccepted?.(accepted);
+      }
       decisions.set(date, await runDay(service, fake, clock));
     }
   } finally {
@@ -143,6 +158,14 @@ export async function runSeason(options: SeasonOptions): Promise<SeasonLine[]> {
   }
   return lines;
 }
+
+/** The run window's decision per zone: the plan's row, and the snapshot's figures for the line. */
+interface DayDecision {
+  plans: IrrigationSnapshot['water_plan'][number]['zones'];
+  figures: Map<string, ZoneFigures>;
+}
+
+type ZoneFigures = Pick<SeasonLine, 'forecast_credit_mm' | 'forecast_credit_source' | 'allowance_mm'>;
 
 interface Service {
   store: Store;
@@ -153,7 +176,7 @@ interface Service {
 
 async function boot(
   options: SeasonOptions,
-  config: RaincheckConfig,
+  settings: SeasonConfig,
   clock: Clock,
   weather: SeasonWeather,
   fake: FakeClock,
@@ -164,7 +187,9 @@ async function boot(
   // alone commits every 5 simulated seconds while a valve is open).
   store.db.pragma('synchronous = OFF');
   const bus = new EventBus();
-  const applied: AppliedConfig = { config, document: {}, appliedAtEpoch: 0, revision: 1 };
+  settings.bus = bus;
+  const applied = () => settings.current;
+  const config = settings.current.config;
   const now = () => Math.floor(clock.nowMs() / 1000);
   const today = () =>
     DateTime.fromSeconds(now(), { zone: zoneFor(config.deployment.timezone as string) }).toISODate() ?? '';
@@ -172,7 +197,7 @@ async function boot(
     bus,
     clock,
     logger,
-    config: () => applied,
+    config: applied,
     store,
     forecast: {
       snapshot: () => weather.forecastAt(now()),
@@ -194,7 +219,7 @@ async function boot(
   const soil = new SoilLedgerService({
     bus,
     logger,
-    config: () => applied,
+    config: applied,
     store,
     record,
     ...(probes ? { probeCalibration: (id: string) => probes.calibrations.get(id) } : {}),
@@ -205,7 +230,7 @@ async function boot(
     bus,
     clock,
     logger,
-    config: () => applied,
+    config: applied,
     kinds: builtinControllerKinds(),
     fetch,
     ha: () => null,
@@ -221,7 +246,7 @@ async function boot(
     bus,
     driver,
     ledger,
-    zoneConfig: (slug) => config.zones[slug],
+    zoneConfig: (slug) => settings.current.config.zones[slug],
     state: store.controls,
     meter: options.meter ?? null,
   });
@@ -229,7 +254,7 @@ async function boot(
     bus,
     clock,
     logger,
-    config: () => applied,
+    config: applied,
     store,
     weather: { snapshot: () => weather.snapshotAt(now()), currentWeather: () => null },
     forecast: {
@@ -264,17 +289,13 @@ async function boot(
 }
 
 /** The day's run window: decide, run the session on the simulated clock, answer the decision. */
-async function runDay(
-  service: Service,
-  fake: FakeClock,
-  clock: Clock,
-): Promise<IrrigationSnapshot['water_plan'][number]['zones']> {
+async function runDay(service: Service, fake: FakeClock, clock: Clock): Promise<DayDecision> {
   const first = service.irrigation.refresh();
   const start = first?.today_window.start ?? 0;
   const nowS = Math.floor(clock.nowMs() / 1000);
   if (start > nowS) await fake.tickAsync((start - nowS) * 1000 + 1000);
   const snapshot = service.irrigation.refresh();
-  const decision = snapshot?.water_plan[0]?.zones ?? [];
+  const decision = { plans: snapshot?.water_plan[0]?.zones ?? [], figures: zoneFigures(snapshot) };
   const session = service.scheduler.tick();
   if (session) {
     let done = false;
@@ -286,13 +307,28 @@ async function runDay(
   return decision;
 }
 
-function closedDayLines(
-  service: Service,
-  date: string,
-  decision: IrrigationSnapshot['water_plan'][number]['zones'] | undefined,
-): SeasonLine[] {
+/**
+ * Per zone: the water budget row's forecast credit (rows follow `zones[]`,
+ * the spec names no zone key for them) and the math's allowance, read
+ * defensively: a figure the snapshot does not carry is null, never a number.
+ */
+export function zoneFigures(snapshot: IrrigationSnapshot | null): Map<string, ZoneFigures> {
+  const out = new Map<string, ZoneFigures>();
+  snapshot?.zones.forEach((zone, i) => {
+    const row = snapshot.water_budgets[i];
+    const allowance = (zone.math as Record<string, unknown>).allowance_mm;
+    out.set(zone.slug, {
+      forecast_credit_mm: typeof row?.forecast_credit_mm === 'number' ? row.forecast_credit_mm : null,
+      forecast_credit_source: row?.forecast_credit_source ?? null,
+      allowance_mm: typeof allowance === 'number' && Number.isFinite(allowance) ? allowance : null,
+    });
+  });
+  return out;
+}
+
+function closedDayLines(service: Service, date: string, decision: DayDecision | undefined): SeasonLine[] {
   if (!decision) return [];
-  return decision.flatMap((plan) => {
+  return decision.plans.flatMap((plan) => {
     const row = service.soil.rows(plan.zone, date, date)[0];
     if (!row) return [];
     const [startLo, startHi] = row.detail.start_range_mm;
@@ -325,6 +361,10 @@ function closedDayLines(
         planned_seconds: plan.planned_seconds,
         session_capped: plan.session_capped,
         reason: plan.reason,
+        forecast_credit_mm: null,
+        forecast_credit_source: null,
+        allowance_mm: null,
+        ...decision.figures.get(plan.zone),
       },
     ];
   });

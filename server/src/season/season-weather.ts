@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { zoneFor } from '../core/tz/zone';
 import type { DailyEntry, ForecastSnapshot, HourlyEntry } from '../forecast/types';
 import type { StationDay } from '../weather-record/station-days';
+import type { IssuedDay, IssuedForecasts } from './forecast-file';
 import { FIELD_SPECS, type WeatherField } from '../weather/fields';
 import { buildWeatherSnapshot, type WeatherSnapshot } from '../weather/snapshot';
 import type { WthDay } from './wth';
@@ -12,14 +13,29 @@ import type { WthDay } from './wth';
  * - the forecast (`perfect`): the file's next days, and hours shaped from them
  *   (temperature and humidity on a diurnal curve between the day's extremes,
  *   the day's mean wind lower at night and higher in the afternoon, the day's
- *   rain spread over 14:00-18:00 local), or none at all (`none`);
+ *   rain spread over 14:00-18:00 local), or none at all (`none`), or issued
+ *   forecasts (`IssuedForecasts`, forecast-file.ts): the day's latest issue
+ *   gives rain, its probability and (when given) the temperatures, the
+ *   weather file the rest, shaped into hours the same way. A day with nothing
+ *   issued is a provider outage: as ForecastService does, the last good
+ *   forecast is served (unreachable, with its age) and its days drop out as
+ *   they pass, so it is "too old" once its last target day is behind;
  * - the provider's past days for the start-up backfill (`model_archive`);
  * - the live weather at any moment, from the same hours.
- * Day shapes are a modelling choice (documented in the README's season
- * section); every daily total and extreme is the file's.
+ * Day shapes are a modelling choice (documented in docs/irrigation.md,
+ * "Season replay"); every daily total and extreme is the file's, or the
+ * issued line's.
  */
 
-export type ForecastMode = 'perfect' | 'none';
+export type ForecastMode = 'perfect' | 'none' | IssuedForecasts;
+
+/** ForecastService's refresh cadence: an issue day's last good fetch is taken half an hour before its end. */
+const REFRESH_EVERY_S = 30 * 60;
+
+/** A forecast day: the weather file's row (or nulls) with the forecast's rain, probability and temperatures. */
+interface ForecastDay extends WthDay {
+  precip_probability: number | null;
+}
 
 const RAIN_HOURS = [14, 15, 16, 17];
 /** u10 / u2 from FAO-56 eq. 47 at z = 10 m. */
@@ -63,29 +79,73 @@ export class SeasonWeather {
     return out;
   }
 
-  /** The forecast snapshot at `now`: today and 9 days ahead when perfect, nothing when none. */
+  /** The forecast snapshot at `now`: today and 9 days ahead when perfect, nothing when none, the last issue of a file. */
   forecastAt(now: number): ForecastSnapshot {
     const today = this.localDay(now);
-    const daily: DailyEntry[] = [];
-    const hourly: HourlyEntry[] = [];
-    if (this.mode === 'perfect') {
-      for (let i = 0; i < 10; i++) {
-        const date = today.plus({ days: i });
-        const entry = this.dailyEntry(date);
-        if (!entry) break;
-        daily.push(entry);
-        hourly.push(...this.hours(date));
+    if (this.mode === 'perfect' || this.mode === 'none') {
+      const days: ForecastDay[] = [];
+      for (let i = 0; this.mode === 'perfect' && i < 10; i++) {
+        const day = this.perfectDay(today.plus({ days: i }).toISODate() ?? '');
+        if (!day) break;
+        days.push(day);
       }
+      const perfect = this.mode === 'perfect';
+      return this.snapshot(today, days, perfect ? now : null, perfect, 'Season file (perfect forecast)');
     }
+    const todayIso = today.toISODate() ?? '';
+    const issue = this.mode.lastIssueOnOrBefore(todayIso);
+    const reached = issue === todayIso;
+    const fetched =
+      issue === null
+        ? null
+        : reached
+          ? now
+          : DateTime.fromISO(issue, { zone: zoneFor(this.timezone) })
+              .plus({ days: 1 })
+              .toSeconds() - REFRESH_EVERY_S;
+    const days = (issue === null ? [] : this.mode.issuedOn(issue))
+      .filter((line) => line.target >= todayIso)
+      .map((line) => this.issuedDay(line));
+    return this.snapshot(today, days, fetched, reached, 'Season file (issued forecasts)');
+  }
+
+  private snapshot(
+    today: DateTime,
+    days: readonly ForecastDay[],
+    fetched: number | null,
+    reachable: boolean,
+    label: string,
+  ): ForecastSnapshot {
+    const zone = zoneFor(this.timezone);
+    const at = (d: ForecastDay) => DateTime.fromISO(d.date, { zone });
     return {
-      last_refresh_epoch: this.mode === 'perfect' ? now : null,
-      source_reachable: this.mode === 'perfect',
-      source_label: 'Season file (perfect forecast)',
+      last_refresh_epoch: fetched,
+      source_reachable: reachable,
+      source_label: label,
       source_is_backup: false,
       timezone: this.timezone,
-      daily,
+      daily: days.map((d) => dailyEntry(at(d), d)),
       past_daily: [],
-      hourly: hourly.filter((h) => h.time_epoch >= today.toSeconds()),
+      hourly: days.flatMap((d) => hours(at(d), d)).filter((h) => h.time_epoch >= today.toSeconds()),
+    };
+  }
+
+  /** The file's own day as its perfect forecast (rain certain when it fell). */
+  private perfectDay(date: string): ForecastDay | null {
+    const d = this.byDate.get(date);
+    if (!d) return null;
+    return { ...d, precip_probability: d.rain_mm === null ? null : d.rain_mm > 0 ? 100 : 0 };
+  }
+
+  /** An issued line over the file's day (or nulls past its end); temperatures only when the line has them. */
+  private issuedDay(line: IssuedDay): ForecastDay {
+    const base = this.byDate.get(line.target) ?? emptyDay(line.target);
+    return {
+      ...base,
+      tmax_c: line.tmax_c !== undefined ? line.tmax_c : base.tmax_c,
+      tmin_c: line.tmin_c !== undefined ? line.tmin_c : base.tmin_c,
+      rain_mm: line.precip_mm,
+      precip_probability: line.precip_probability,
     };
   }
 
@@ -94,8 +154,9 @@ export class SeasonWeather {
     const today = this.localDay(now);
     const out: DailyEntry[] = [];
     for (let i = pastDays; i >= 1; i--) {
-      const entry = this.dailyEntry(today.minus({ days: i }));
-      if (entry) out.push(entry);
+      const date = today.minus({ days: i });
+      const day = this.perfectDay(date.toISODate() ?? '');
+      if (day) out.push(dailyEntry(date, day));
     }
     return out;
   }
@@ -146,57 +207,71 @@ export class SeasonWeather {
   private localDay(now: number): DateTime {
     return DateTime.fromSeconds(now, { zone: zoneFor(this.timezone) }).startOf('day');
   }
+}
 
-  private dailyEntry(date: DateTime): DailyEntry | null {
-    const d = this.byDate.get(date.toISODate() ?? '');
-    if (!d) return null;
-    const winds = Array.from({ length: 24 }, (_, h) => windAt(d, h + 0.5)).filter(
-      (w): w is number => w !== null,
-    );
-    const rhMean = d.rh_max_pct !== null && d.rh_min_pct !== null ? (d.rh_max_pct + d.rh_min_pct) / 2 : null;
-    return {
-      date_local: date.toISODate() ?? '',
-      time_epoch: date.toSeconds(),
-      temp_max_f: d.tmax_c === null ? null : cToF(d.tmax_c),
-      temp_min_f: d.tmin_c === null ? null : cToF(d.tmin_c),
-      precip_sum_in: d.rain_mm === null ? null : d.rain_mm / 25.4,
-      precip_probability_max: d.rain_mm === null ? null : d.rain_mm > 0 ? 100 : 0,
-      wind_max_mph: winds.length === 24 ? Math.max(...winds) : null,
-      wind_mean_2m_ms: d.wind_2m_ms,
-      humidity_pct: rhMean,
-      humidity_mean_pct: rhMean,
-      humidity_max_pct: d.rh_max_pct,
-      humidity_min_pct: d.rh_min_pct,
+function emptyDay(date: string): WthDay {
+  return {
+    date,
+    srad_mj_m2: null,
+    tmax_c: null,
+    tmin_c: null,
+    vapr_kpa: null,
+    tdew_c: null,
+    rh_max_pct: null,
+    rh_min_pct: null,
+    wind_2m_ms: null,
+    rain_mm: null,
+    etref_mm: null,
+    measured: null,
+  };
+}
+
+function dailyEntry(date: DateTime, d: ForecastDay): DailyEntry {
+  const winds = Array.from({ length: 24 }, (_, h) => windAt(d, h + 0.5)).filter(
+    (w): w is number => w !== null,
+  );
+  const rhMean = d.rh_max_pct !== null && d.rh_min_pct !== null ? (d.rh_max_pct + d.rh_min_pct) / 2 : null;
+  return {
+    date_local: date.toISODate() ?? '',
+    time_epoch: date.toSeconds(),
+    temp_max_f: d.tmax_c === null ? null : cToF(d.tmax_c),
+    temp_min_f: d.tmin_c === null ? null : cToF(d.tmin_c),
+    precip_sum_in: d.rain_mm === null ? null : d.rain_mm / 25.4,
+    precip_probability_max: d.precip_probability,
+    wind_max_mph: winds.length === 24 ? Math.max(...winds) : null,
+    wind_mean_2m_ms: d.wind_2m_ms,
+    humidity_pct: rhMean,
+    humidity_mean_pct: rhMean,
+    humidity_max_pct: d.rh_max_pct,
+    humidity_min_pct: d.rh_min_pct,
+    et0_in: null,
+    et0_reported: false,
+    sunrise_epoch: null,
+    sunset_epoch: null,
+    radiation_mj_m2: d.srad_mj_m2,
+  };
+}
+
+/** The day's hours: its rain over RAIN_HOURS (with the day's probability there, 0 elsewhere). */
+function hours(date: DateTime, d: ForecastDay): HourlyEntry[] {
+  const out: HourlyEntry[] = [];
+  const end = date.plus({ days: 1 }).toSeconds();
+  for (let t = date.toSeconds(), h = 0; t < end; t += 3600, h += 1) {
+    const inRainHours = RAIN_HOURS.includes(h);
+    const rainy = d.rain_mm !== null && d.rain_mm > 0 && inRainHours;
+    const rainIn = d.rain_mm === null ? null : rainy ? d.rain_mm / RAIN_HOURS.length / 25.4 : 0;
+    out.push({
+      time_epoch: t,
+      temp_f: nullableCToF(tempAt(d, h + 0.5)),
+      precip_in: rainIn,
+      precip_probability: d.precip_probability === null ? null : inRainHours ? d.precip_probability : 0,
+      wind_mph: windAt(d, h + 0.5),
+      humidity_pct: rhAt(d, h + 0.5),
       et0_in: null,
       et0_reported: false,
-      sunrise_epoch: null,
-      sunset_epoch: null,
-      radiation_mj_m2: d.srad_mj_m2,
-    };
+    });
   }
-
-  private hours(date: DateTime): HourlyEntry[] {
-    const d = this.byDate.get(date.toISODate() ?? '');
-    const out: HourlyEntry[] = [];
-    const end = date.plus({ days: 1 }).toSeconds();
-    for (let t = date.toSeconds(), h = 0; t < end; t += 3600, h += 1) {
-      const rainy =
-        d?.rain_mm !== null && d?.rain_mm !== undefined && d.rain_mm > 0 && RAIN_HOURS.includes(h);
-      const rainIn =
-        d?.rain_mm === null || d === undefined ? null : rainy ? (d.rain_mm as number) / 4 / 25.4 : 0;
-      out.push({
-        time_epoch: t,
-        temp_f: d ? nullableCToF(tempAt(d, h + 0.5)) : null,
-        precip_in: rainIn,
-        precip_probability: rainIn === null ? null : rainy ? 100 : 0,
-        wind_mph: d ? windAt(d, h + 0.5) : null,
-        humidity_pct: d ? rhAt(d, h + 0.5) : null,
-        et0_in: null,
-        et0_reported: false,
-      });
-    }
-    return out;
-  }
+  return out;
 }
 
 /** 0 at 06:00, 1 at 15:00, back to 0 by 06:00 the next day (cosine segments). */

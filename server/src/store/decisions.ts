@@ -11,6 +11,9 @@ export type DecisionZone = {
   reason: string;
   water_need: string;
   planned_seconds: number;
+  /** The forecast's rain for the next day as this decision read it: the record the forecast skill is judged by. */
+  forecast_tomorrow_rain_mm?: number | null;
+  forecast_tomorrow_rain_pct?: number | null;
 };
 
 export interface DailyDecision {

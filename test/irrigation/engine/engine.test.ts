@@ -164,32 +164,35 @@ describe('soil model', () => {
 });
 
 describe('missing rain evidence', () => {
-  it('hourly forecast gone: holds (unknown) and lists zones as planning_forecast_unavailable', () => {
+  it('hourly forecast gone: the skip check is unknown on forward rules only; a due zone past its allowance waters anyway', () => {
     const out = computeIrrigation(input({ forecast: forecast({ hourly: [] }) }));
     expect(out.snapshot.skip_check['verdict']).toBe('unknown');
     expect(out.snapshot.skip_check.planning_forecast_unavailable).toContain('front_lawn');
     const front = zonePlan(out, 'front_lawn');
-    expect(front.planned_seconds).toBe(0);
+    // Nothing has proven the zone full: it may be past its allowance, so a forward rule cannot hold it.
+    expect(front.planned_seconds).toBeGreaterThan(0);
     expect(front.water_need).toBe('due');
-    expect(front.reason).toMatch(/held/i);
+    expect(front.reason).toMatch(/the evidence cannot rule out a skip, but .* no bet on forecast rain/);
     expect(budget(out, 'front_lawn').forecast_credit_source).toBe('unavailable');
     expect(budget(out, 'front_lawn').forecast_credit_mm).toBe(0);
-    expect(out.verdict).toBe('hold');
     expect(irrigationSnapshotSchema.safeParse(out.snapshot).success).toBe(true);
   });
 
-  it('a gap later in the next 24 hours defers a due zone with forecast_unavailable', () => {
+  it('a gap later in the next 24 hours does not defer a due zone past its allowance: it waters, credit unavailable', () => {
     const gapFrom = NOW + 6 * HOUR;
     const hourly = hours(8).filter((h) => h.time_epoch < gapFrom || h.time_epoch >= gapFrom + 3 * HOUR);
     const out = computeIrrigation(input({ forecast: forecast({ hourly }) }));
     expect(out.snapshot.skip_check.planning_forecast_unavailable).toContain('front_lawn');
     const front = zonePlan(out, 'front_lawn');
-    expect(front.planned_seconds).toBe(0);
+    // Nothing has proven the root zone full: its depletion may lie past RAW, so it cannot afford to wait.
+    expect(front.reason_code).toBe('establishing_refill');
+    expect(front.reason).toMatch(/forecast rain evidence is incomplete, but .* no bet on forecast rain/);
+    expect(front.planned_seconds).toBeGreaterThan(0);
     const b = budget(out, 'front_lawn');
     expect(b.soil_due).toBe(true);
-    expect(b.soil_deferred_kind).toBe('forecast_unavailable');
+    expect(b.soil_deferred_kind).toBeNull();
     expect(b.forecast_credit_source).toBe('unavailable');
-    expect(out.snapshot.next_run_day_offset === 0 && out.snapshot.next_run_state === 'at').toBe(false);
+    expect(b.forecast_credit_mm).toBe(0);
   });
 });
 

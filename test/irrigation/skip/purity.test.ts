@@ -18,6 +18,8 @@ const VALUES = new Set([
   '../../core/tz/zone',
   '../../weather/derived',
   '../../core/units/quantities',
+  // the decision policy under uncertainty (pure functions; the plan calls it too)
+  '../policy/forecast-policy',
 ]);
 
 describe('irrigation/skip purity', () => {

@@ -150,7 +150,7 @@ describe('honesty: missing evidence is null and unknown, never 0 and never a pas
     expect(check.planning_forecast_unavailable).toEqual(['front_lawn', 'back_beds']);
   });
 
-  it('holds watering: every rain, wind and freeze rule is unknown', () => {
+  it('holds watering: every measured rule and freeze is unknown; without a forecast the forward rules do not apply', () => {
     expect(check.verdict).toBe('unknown');
     expect(check.reason_code).toBe('rain_now_unknown');
     expect(check.reason).toMatch(/^Watering held/);
@@ -159,14 +159,18 @@ describe('honesty: missing evidence is null and unknown, never 0 and never a pas
       'rain_now_unknown',
       'freeze_unknown',
       'wind_now_unknown',
-      'wind_forecast_unknown',
       'already_wet_unknown',
-      'rain_today_forecast_unknown',
-      'rain_next_4h_unknown',
-      'tomorrow_rain_unknown',
-      'rain_3day_unknown',
       'heat_advisory_unknown',
     ]);
+    const notApplicable = check.rules.filter((r) => r.reason_code.endsWith('_no_forecast'));
+    expect(notApplicable.map((r) => r.rule)).toEqual([
+      'wind_forecast',
+      'rain_today_forecast',
+      'rain_next_4h',
+      'tomorrow_rain',
+      'rain_3day',
+    ]);
+    expect(notApplicable.every((r) => r.verdict === 'pass' && /does not apply/.test(r.reason))).toBe(true);
   });
 
   const irrigationForecast = irrigationForecastSlice(clearInput({ weather: null, hourly: [], daily: [] }));

@@ -5,7 +5,7 @@ import { probeEvidence, type ProbeEvidence } from '../../../server/src/irrigatio
 import type { SoilForecastEntry } from '../../../server/src/irrigation/soil/probe-forecast';
 import { PROBE_HOLD_CODE } from '../../../server/src/irrigation/soil/probe-hold';
 import { irrigationSnapshotSchema } from '../../../server/src/irrigation/snapshot-schema';
-import { dateAt, demo, HOUR, input, NOW } from '../engine/fixtures';
+import { dateAt, day, demo, forecast, HOUR, input, NOW, pastDays } from '../engine/fixtures';
 
 /**
  * The engine with a bound soil probe: `soil_forecasts[]`, the wet hold and
@@ -109,6 +109,19 @@ describe('probe holds', () => {
     expect(forecastOf(out).hold).toBe(plan?.reason);
     // Other zones are not held: the demo's dry week waters them.
     expect(today(out, 'back_lawn')?.planned_seconds).toBeGreaterThan(0);
+  });
+
+  it("holds ahead of the forecast policy: a zone waiting on the rain bet is held under the probe's code", () => {
+    // As policy's rule 2 (uncertainty.test.ts): proven full yesterday, 0.2 in at 90 % today.
+    const past = pastDays(7).map((d, i) => (i === 6 ? { ...d, precip_sum_in: 2 } : d));
+    const daily = Array.from({ length: 8 }, (_, i) =>
+      day(i, i === 0 ? { precip_sum_in: 0.2, precip_probability_max: 90 } : {}),
+    );
+    const waiting = forecast({ past_daily: past, daily });
+    expect(today(run(config, probe(39), { forecast: waiting }))?.reason_code).toBe('forecast_rain_expected');
+    const held = run(config, probe(40), { forecast: waiting });
+    expect(today(held)?.reason_code).toBe(PROBE_HOLD_CODE);
+    expect(today(held)?.planned_seconds).toBe(0);
   });
 
   it('clears at the first recompute after the reading falls below', () => {

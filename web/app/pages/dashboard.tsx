@@ -65,6 +65,11 @@ function SetupNotice() {
 function ZoneStandingsList({ standings }: { standings: ZoneStandings }) {
   const groups: { key: keyof ZoneStandings; title: string; note?: string }[] = [
     { key: 'watering', title: 'Watering today' },
+    {
+      key: 'waiting',
+      title: 'Waiting for rain',
+      note: 'Due, but forecast rain is expected, and the zone can wait for it within its stress allowance. If the rain does not come, the next session waters it.',
+    },
     { key: 'held', title: 'Due, but held today' },
     {
       key: 'unknown',

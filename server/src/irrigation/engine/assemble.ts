@@ -17,6 +17,7 @@ import type { ZonePlan } from './water-plan';
 import { soilMath } from './zone-math';
 import { soilForecastEntry } from '../soil/probe-forecast';
 import { PROBE_HOLD_CODE } from '../soil/probe-hold';
+import { allowanceMm } from '../policy/forecast-policy';
 
 /**
  * Builds the irrigation snapshot (spec 2.5) from the per-zone plans.
@@ -161,6 +162,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         depletion_range_mm: range && range.exact === null ? [r2(range.lo), r2(range.hi)] : null,
         taw_mm: p.zone.complete ? r2(p.zone.capacity.taw_mm) : null,
         raw_mm: p.zone.complete ? r2(p.zone.capacity.raw_mm) : null,
+        allowance_mm: allowanceOf(p),
         throughput_known: p.zone.precip_rate_mm_hr !== null,
         cycle_count: p.cycle_soak?.cycle_count ?? 0,
         cycles_s: p.cycle_soak?.cycles.map((c) => c.run_s) ?? [],
@@ -212,6 +214,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
       soil_depletion_mm: range && range.exact !== null ? r2(range.exact) : null,
       soil_taw_mm: p.zone.complete ? r2(p.zone.capacity.taw_mm) : null,
       soil_raw_mm: p.zone.complete ? r2(p.zone.capacity.raw_mm) : null,
+      soil_allowance_mm: allowanceOf(p),
       soil_due: p.soil.need === 'due',
       soil_planned_seconds: p.soil.planned_seconds,
       soil_deferred_reason: p.soil.deferred_reason,
@@ -323,6 +326,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
         reason: z.reason,
         water_need: z.water_need,
         planned_seconds: z.planned_seconds,
+        ...tomorrowPromise(ctx),
       })),
     },
     verdict: overall.verdict,
@@ -431,6 +435,7 @@ function decisionTrace(
     provisional_window: a.provisionalWindow,
     et0_method_requested: ctx.et0_method,
     bias: ctx.bias,
+    forecast_skill: ctx.skill,
     next24h_rain_mm: ctx.next24h_rain_mm === null ? null : r2(ctx.next24h_rain_mm),
     soil_rule:
       "tonight's closing depletion from the soil ledger; due when even its lower bound plus the ETc until the next session, less the rain credit, reaches RAW; refill to field capacity (an establishing refill to the upper bound while it is a range); a capped run carries over",
@@ -506,4 +511,26 @@ function decisionTrace(
 
 function r2(x: number): number {
   return round(x) as number;
+}
+
+/** The zone's stress allowance (forecast-policy.ts), null when TAW/RAW are unknown. */
+function allowanceOf(p: ZonePlan): number | null {
+  if (!p.zone.complete) return null;
+  const mm = allowanceMm(p.zone.capacity.taw_mm, p.zone.capacity.raw_mm);
+  return mm === null ? null : Math.round(mm * 100) / 100;
+}
+
+/** Tomorrow's forecast rain as this decision read it (recorded: the forecast skill is judged by it). */
+function tomorrowPromise(ctx: EngineContext): {
+  forecast_tomorrow_rain_mm: number | null;
+  forecast_tomorrow_rain_pct: number | null;
+} {
+  const day = ctx.daily.get(ctx.cal.addDays(ctx.cal.today, 1));
+  const inches = day?.precip_sum_in;
+  const pct = day?.precip_probability_max;
+  return {
+    forecast_tomorrow_rain_mm:
+      typeof inches === 'number' && Number.isFinite(inches) && inches >= 0 ? r2(inches * 25.4) : null,
+    forecast_tomorrow_rain_pct: typeof pct === 'number' && Number.isFinite(pct) ? pct : null,
+  };
 }

@@ -8,6 +8,7 @@ import type { RainEvidence } from './soil-model';
 import type { EngineInput } from './types';
 import type { DailyWeather } from '../../store/weather-days';
 import type { RecordEt0 } from '../soil/et0-of-day';
+import type { ForecastSkill } from '../policy/forecast-policy';
 
 /** Everything the per-zone planner reads, derived once from the EngineInput. */
 export interface EngineContext {
@@ -48,5 +49,9 @@ export interface EngineContext {
   /** Next-24-hour forecast rain, mm, unscaled; null when any hour lacks an amount. */
   next24h_rain_mm: number | null;
   bias: { multiplier: number; sample_count: number; trained: boolean };
+  /** The forecast's recorded day-ahead hit rate: the weight on its rain in credit and bets. */
+  skill: ForecastSkill;
+  /** Whether any forecast reached the service (else the forward rules do not apply). */
+  forecast_present: boolean;
   allowed_days: number[];
 }

@@ -13,6 +13,7 @@ import { localCalendar } from '../skip/local-days';
 import { indexDaily, rainOverInterval, HOUR_S } from '../skip/rain-evidence';
 import {
   evaluateSkipCheck,
+  hasForecast,
   irrigationForecastSlice,
   sevenDayVerdicts,
   type SkipCheckInput,
@@ -23,6 +24,12 @@ import type { EngineContext } from './context';
 import { et0ForDay, type Et0Day } from './et0-days';
 import type { RainEvidence } from './soil-model';
 import type { EngineInput, EngineOutput } from './types';
+import {
+  forecastSkill,
+  NO_FORECAST_LOW_DAYS,
+  SKILL_LOOKBACK_DAYS,
+  type Promise as RainPromise,
+} from '../policy/forecast-policy';
 import { planZone, type SkipLike, type ZonePlan } from './water-plan';
 import { resolveZones } from './zone-inputs';
 import { PROBE_HOLD_CODE, probeHolds } from '../soil/probe-hold';
@@ -96,13 +103,21 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
       .filter(([, sample]) => !sample.measured)
       .map(([field]) => field),
     calendar: ctx.cal,
+    recent_lows_f: recentLowsF(ctx),
   };
   const skip = evaluateSkipCheck(skipInput);
   const seven = sevenDayVerdicts(skipInput, skip);
   const slice = irrigationForecastSlice(skipInput);
   const verdicts: SkipLike[] = ctx.dates.map((_, d) => {
     const v = seven[d];
-    if (d === 0) return { verdict: skip.verdict, reason_code: skip.reason_code, reason: skip.reason };
+    if (d === 0) {
+      return {
+        verdict: skip.verdict,
+        reason_code: skip.reason_code,
+        reason: skip.reason,
+        unknown_rules: skip.rules.filter((r) => r.verdict === 'unknown' && r.can_skip).map((r) => r.rule),
+      };
+    }
     return v
       ? {
           verdict: v.verdict,
@@ -196,6 +211,8 @@ export function buildContext(input: EngineInput): EngineContext {
     et0_by_date.set(date, { date_local: date, et0_mm: e.et0_mm, method: e.method, reason: e.reason });
   }
   for (const date of dates) et0_by_date.set(date, et0ForDay(daily.get(date), date, method, site));
+  const forecast_present = hasForecast(input.forecast, input.nowEpoch, cal.today);
+  standInEt0(et0_by_date, record_et0, dates, cal.today, cal.addDays(cal.today, -7));
 
   const past_rain = new Map<string, RainEvidence>();
   for (let date = cal.addDays(cal.today, -7); date < cal.today; date = cal.addDays(date, 1)) {
@@ -238,10 +255,77 @@ export function buildContext(input: EngineInput): EngineContext {
     forecast_rain_mm,
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
+    forecast_present,
+    skill: forecastSkill(recordedPromises(input, cal.today), (date) => past_rain.get(date)?.rain_mm ?? null),
     // The config has no restriction rules yet: every weekday is allowed.
     allowed_days: allowedDays,
     allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),
   };
+}
+
+/**
+ * The day-ahead rain promises the recorded daily decisions read (the latest
+ * decision of each day, for the day after it), for targets before today.
+ */
+function recordedPromises(input: EngineInput, today: string): RainPromise[] {
+  const latest = new Map<string, NonNullable<EngineInput['recentDecisions']>[number]>();
+  for (const d of input.recentDecisions ?? []) {
+    const seen = latest.get(d.date_local);
+    if (!seen || d.epoch >= seen.epoch) latest.set(d.date_local, d);
+  }
+  const cal = localCalendar(input.timezone, input.nowEpoch);
+  const from = cal.addDays(today, -SKILL_LOOKBACK_DAYS);
+  const out: RainPromise[] = [];
+  for (const [date, d] of latest) {
+    const target = cal.addDays(date, 1);
+    const line = d.zones.find((z) => z.forecast_tomorrow_rain_mm !== undefined);
+    if (!line || target >= today || target < from) continue;
+    out.push({
+      date_local: target,
+      precip_mm: line.forecast_tomorrow_rain_mm ?? null,
+      probability_pct: line.forecast_tomorrow_rain_pct ?? null,
+    });
+  }
+  return out;
+}
+
+/** Lows of the last recorded days, °F, newest first (freeze safety without a forecast). */
+function recentLowsF(ctx: EngineContext): (number | null)[] {
+  return Array.from({ length: NO_FORECAST_LOW_DAYS }, (_, i) => {
+    const tmin = ctx.weather_days.get(ctx.cal.addDays(ctx.cal.today, -(i + 1)))?.tmin_c ?? null;
+    return tmin === null ? null : tmin * 1.8 + 32;
+  });
+}
+
+/**
+ * A plan day the forecast gives no ET0 for (no forecast at all, or a gap):
+ * its ET0 stands in as the highest ET0 the record computed over its last
+ * NO_FORECAST_LOW_DAYS days of the past week (local evidence, named as
+ * such in the trace); with none of them known the days stay unknown.
+ */
+function standInEt0(
+  et0ByDate: Map<string, Et0Day>,
+  recordEt0: Map<string, RecordEt0>,
+  dates: readonly string[],
+  today: string,
+  weekAgo: string,
+): void {
+  const recent = [...recordEt0.entries()]
+    .filter(([date, e]) => date < today && date >= weekAgo && e.et0_mm !== null)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .slice(-NO_FORECAST_LOW_DAYS);
+  if (recent.length === 0) return;
+  const mm = Math.max(...recent.map(([, e]) => e.et0_mm as number));
+  const from = recent.map(([date]) => date).join(', ');
+  for (const date of dates) {
+    if (et0ByDate.get(date)?.et0_mm != null) continue;
+    et0ByDate.set(date, {
+      date_local: date,
+      et0_mm: mm,
+      method: 'recent_record',
+      reason: `no forecast ET0 for the day: the highest recorded ET0 of ${from}`,
+    });
+  }
 }
 
 /** A past day's rain from the record: the gauge when it measured, else the model archive, else unknown. */

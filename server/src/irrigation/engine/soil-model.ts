@@ -54,6 +54,8 @@ export interface SoilDue {
   /** Net depth a run today should put in before the rain credit: lo when known, hi when a range. */
   refill_mm: number;
   kind: 'water' | 'establishing_refill' | 'cap_carryover';
+  /** Due by the policy's range rule (missing evidence, the upper end past the allowance), not by the lower end. */
+  range_rule?: boolean;
 }
 
 /**

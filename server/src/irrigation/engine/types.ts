@@ -4,6 +4,7 @@ import type { CurrentWeatherSample } from '../../weather/weather-service';
 import type { WeatherSnapshot } from '../../weather/snapshot';
 import type { ControlsState } from '../controls/types';
 import type { RunRecord } from '../../store/runs';
+import type { DailyDecision } from '../../store/decisions';
 import type { IrrigationSnapshot } from '../snapshot-schema';
 import type { SoilView } from '../soil/soil-ledger-service';
 import type { ProbeEvidence } from '../soil/probe-evidence';
@@ -37,6 +38,11 @@ export interface EngineInput {
   soil?: SoilView;
   /** Per zone slug: what its bound soil probe says now (soil/probe-reader.ts); absent = no probe evidence. */
   probes?: ReadonlyMap<string, ProbeEvidence>;
+  /**
+   * Daily decisions of the last SKILL_LOOKBACK_DAYS days (persisted): the
+   * forecast's day-ahead rain promises they recorded judge its skill.
+   */
+  recentDecisions?: readonly DailyDecision[];
   /** A persistence database is mounted (controls survive restarts). */
   controlsPersisted: boolean;
   /** Per zone: whether its controller reports a zone running (`running_known` false when it cannot tell). */

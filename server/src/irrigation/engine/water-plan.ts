@@ -26,6 +26,23 @@ import {
   type SoilStepTrace,
 } from './soil-model';
 import { soilStart, type SoilStart } from './soil-start';
+import {
+  allowanceMm,
+  BET_HORIZON_DAYS,
+  canAffordToWait,
+  FORECAST_RAIN_CODES,
+  findRainBet,
+  holdWaitsOnAllowance,
+  rangeDueReason,
+  rangeDueWithinAllowance,
+  forecastCredit,
+  forecastUnavailableDefers,
+  NO_FORECAST_NOTE,
+  rainBetDecision,
+  type Affordability,
+  type BetDay,
+  type Credit,
+} from '../policy/forecast-policy';
 import { weeklyPlan, type WeeklyPlan } from './weekly-model';
 import type { CompleteZone, ResolvedZone } from './zone-inputs';
 
@@ -36,17 +53,28 @@ import type { CompleteZone, ResolvedZone } from './zone-inputs';
  * 1. the zone is incomplete -> `zone_incomplete` (nothing can be sized);
  * 2. controls (`resolveControls`): pause / tomorrow override / zone override /
  *    global override; a `skip` decides here (reason_code from the control);
+ * 2a. a bound probe reading wet holds the next run -> `soil_probe_wet`
+ *    (measured evidence, absolute; unless a control forces `run`);
  * 3. dormancy (unless a control forces `run`) -> `dormant`;
  * 4. the model: soil `depletion_unknown` / `not_due`, weekly
  *    `weekly_budget_unset` / `not_session_day` / `budget_met`;
  * 5. watering restrictions (also for forced runs: they are local law) -> `restricted_day`;
  * 6. the skip verdict (today: the live skip check; later days: the
  *    seven-day projection), unless a control forces `run`: `skip` or `unknown`
- *    (a hold) with the deciding rule's reason_code;
- * 7. rain evidence for the forecast credit missing -> `forecast_unavailable`
- *    (the zone is deferred: it could be raining on it);
- * 8. the forecast credit covers the deficit -> `forecast_rain_covers`;
- * 9. water: `water` (engine) or the control's `*_run` code.
+ *    (a hold) with the deciding rule's reason_code; a forecast-rain skip or a
+ *    hold on missing evidence holds a due soil zone only while it can afford
+ *    to wait (policy/forecast-policy.ts);
+ * 7. a due soil zone waits for forecast rain it can afford to wait for (the
+ *    skip rule's code, or `forecast_rain_expected`);
+ * 8. rain evidence for the forecast credit missing -> `forecast_unavailable`,
+ *    while the zone can afford to wait; with no forecast at all it waters;
+ * 9. weekly: `session_rain_deferred`; the forecast credit covers the deficit
+ *    -> `forecast_rain_covers`;
+ * 10. water: `water` (engine) or the control's `*_run` code.
+ *
+ * Each gate is a small function (GATES, in this order); the policy's rules
+ * (allowance, bet, credit, make-up, no forecast, missing evidence) live in
+ * policy/forecast-policy.ts.
  *
  * Forced runs (`water` controls) are sized by the model: soil refills the
  * proven deficit (lower bound), weekly waters one session's depth; with
@@ -64,6 +92,8 @@ export type SkipLike = {
   reason_code: string;
   reason: string;
   rain_evidence_incomplete?: boolean;
+  /** Rules that could skip but lack evidence (an `unknown` verdict); absent when not known. */
+  unknown_rules?: readonly string[];
 };
 
 export interface PlanZoneDay {
@@ -155,7 +185,6 @@ export function planZone(
   if (!zone.complete) return incompletePlan(zone, ctx, controls, trailing_rain, applied_mm);
 
   const z = zone;
-  const say = ctx.say;
   const eff = ctx.capture_efficiency;
   const taw = z.capacity.taw_mm;
   const raw = z.capacity.raw_mm;
@@ -178,15 +207,10 @@ export function planZone(
   const dormant = dormantRaw === true;
 
   // ---- forecast credit for today's sizing (complete next-24 h evidence only) ----
-  const creditAvailable = ctx.next24h_rain_mm !== null;
-  const creditMm = creditAvailable
-    ? Math.min(z.rain_cap_mm, (ctx.next24h_rain_mm as number) * ctx.bias.multiplier)
-    : 0;
-  const creditSource: ZonePlan['forecast_credit_source'] = !creditAvailable
-    ? 'unavailable'
-    : creditMm > 0
-      ? 'bias_forecast'
-      : 'none';
+  // A weekly zone has no allowance to bet against: its budget counts the credit as before.
+  const weeklyCredit = todayCredit(z, ctx, true);
+  const creditAvailable = weeklyCredit.source !== 'unavailable' || !ctx.forecast_present;
+  let todayCreditOf = weeklyCredit;
 
   // ---- weekly model (when the zone uses it) ----
   let weekly: WeeklyPlan | null = null;
@@ -204,7 +228,7 @@ export function planZone(
       cap_mm: z.rain_cap_mm,
       cap_inferred: z.rain_cap_inferred,
       completed_sessions: wateredOffsets.length,
-      forecast_credit_mm: creditMm,
+      forecast_credit_mm: weeklyCredit.mm,
       last_water_offset: wateredOffsets.length > 0 ? Math.max(...wateredOffsets) : null,
     });
   }
@@ -228,152 +252,46 @@ export function planZone(
   const planDays = todayOnly ? 1 : ctx.dates.length;
   for (let d = 0; d < planDays; d += 1) {
     const date = ctx.dates[d] as string;
-    const range = rangeOf(state);
     const control = controls[d] ?? NONE_CONTROL;
     const verdict = verdicts[d] ?? {
       verdict: 'unknown',
       reason_code: 'no_verdict',
       reason: 'no verdict for the day',
     };
-    const forced = control.decision === 'water';
-    const credit = d === 0 ? creditMm : Math.min(z.rain_cap_mm, ctx.forecast_rain_mm.get(date) ?? 0);
-    const isSoil = z.model === 'soil';
-    const due = soilDue(state, z, horizonEtc(z, ctx, d), credit, carry);
-    if (d === 0) dueToday = due;
-
-    let depthMm = 0; // net for soil, gross for weekly
-    let demandMm = 0;
-    let need: string;
-    let demandSource: string;
-    if (isSoil) {
-      need = waterNeedLabel(due, raw);
-      demandSource = 'soil_bucket';
-      demandMm = Math.max(0, (forced ? range.lo : due.refill_mm) - credit);
-      depthMm = demandMm;
-    } else if (weekly) {
-      const session = weekly.session_offsets.includes(d);
-      need = weekly.budget.needed_mm <= 0 ? 'none' : session ? 'due' : 'low';
-      demandSource = 'weekly_budget';
-      demandMm = session || forced ? weekly.budget.mm_per_session : 0;
-      depthMm = demandMm;
-    } else {
-      need = 'unknown';
-      demandSource = 'none';
-    }
-
-    let code: string;
-    let reason: string;
-    let rainShortNote = '';
-    const soilDueWater = isSoil && due.need === 'due';
-    if (control.decision === 'skip') {
-      code = control.reason_code;
-      reason = control.reason;
-    } else if (probeHold && !forced && (d === 0 || (d === 1 && todayWindowClosed))) {
-      code = probeHold.reason_code;
-      reason = probeHold.reason;
-    } else if (dormant && !forced) {
-      code = 'dormant';
-      reason = `${z.species} is dormant (7-day mean temperature below its dormancy threshold)`;
-    } else if (isSoil && !forced && due.need === 'unknown') {
-      code = 'depletion_unknown';
-      reason = `root-zone depletion is only known to lie in ${say.depthRange(range.lo, range.hi)} (${rangeWhy(state)}); by the next session it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`;
-    } else if (isSoil && !forced && due.need === 'not_due') {
-      code = 'not_due';
-      reason = `depletion ${describe(range, say)} stays below the trigger (RAW ${say.depth(raw)}) until the next session (${say.depth(due.projected_hi)} by then)`;
-    } else if (!isSoil && !weekly) {
-      code = 'weekly_budget_unset';
-      reason = 'weekly model needs weekly_budget_in and sessions_per_week on the zone';
-    } else if (!isSoil && weekly && !forced && weekly.budget.needed_mm <= 0) {
-      code = 'budget_met';
-      reason = `weekly budget met: rain and irrigation cover the ${say.depth(weekly.budget.target_mm)} target`;
-    } else if (!isSoil && weekly && !forced && !weekly.session_offsets.includes(d)) {
-      code = 'not_session_day';
-      reason = `not a session day (sessions every ${weekly.budget.session_spacing_days} day(s))`;
-    } else if (!ctx.allowed_dates.has(date)) {
-      code = 'restricted_day';
-      reason = `watering restrictions do not allow ${date}`;
-    } else if (
-      !forced &&
-      verdict.verdict !== 'water' &&
-      !(soilDueWater && verdict.verdict === 'skip' && FORECAST_RAIN_CODES.has(verdict.reason_code))
-    ) {
-      code = verdict.reason_code;
-      reason = verdict.reason;
-    } else if (
-      !forced &&
-      ((d === 0 && !creditAvailable) || (d > 0 && verdict.rain_evidence_incomplete === true))
-    ) {
-      code = 'forecast_unavailable';
-      reason =
-        d === 0
-          ? 'the next 24 hours of forecast rain are incomplete: the rain credit cannot be known, watering deferred'
-          : 'forecast rain evidence for the day is incomplete: watering deferred';
-    } else if (!forced && !isSoil && depthMm > 0 && sessionRainDefers(date, ctx)) {
-      const rainIn = ctx.daily.get(date)?.precip_sum_in ?? 0;
-      code = 'session_rain_deferred';
-      const threshold = ctx.input.config.engine.session_rain_defer_in;
-      reason = `${say.rain(rainIn)} of rain forecast for ${date} reaches session_rain_defer_in (${say.rain(threshold)}): the session waits for it`;
-    } else if (depthMm <= 0) {
-      code = forced ? `${control.reason_code}_nothing_missing` : 'forecast_rain_covers';
-      reason = forced
-        ? `${control.reason}, but no deficit is proven: nothing to refill`
-        : `forecast rain (${say.depth(credit)} credited) covers the deficit`;
-    } else {
-      code = forced ? control.reason_code : isSoil ? due.kind : 'water';
-      reason = forced
-        ? control.reason
-        : isSoil
-          ? soilReason(due, range, raw, credit, state, say)
-          : `weekly session: ${say.depth(depthMm)}`;
-      if (!forced && isSoil && verdict.verdict === 'skip') {
-        rainShortNote = `; ${verdict.reason_code} would skip, but the rain it expects (${say.depth(credit)} credited) leaves the root zone past its trigger before then`;
-      } else if (!forced && isSoil && sessionRainDefers(date, ctx)) {
-        rainShortNote = `; the rain forecast for ${date} (${say.depth(credit)} credited) does not cover the need: the rest is watered`;
-      }
-    }
-
-    const watering =
-      code === 'water' ||
-      code === 'establishing_refill' ||
-      code === 'cap_carryover' ||
-      (forced && code === control.reason_code);
-    const sized = isSoil
-      ? plannedSeconds(depthMm, z.precip_rate_mm_hr, eff, z.max_run_minutes, 'up')
-      : plannedSeconds(depthMm, z.precip_rate_mm_hr, 1, z.max_run_minutes);
-    const seconds = watering ? sized.seconds : 0;
-    const capped = watering && sized.cap_binding;
-    if (watering) {
-      reason += `${rainShortNote}; ${seconds} s`;
-      if (capped) {
-        reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${isSoil ? '; the remainder carries into the next session' : ''})`;
-      }
-    }
-    const unrunToday = d === 0 && todayWindowClosed && seconds > 0;
-    if (unrunToday) reason += `; ${WINDOW_CLOSED_NOTE}`;
+    const { c, dayCredit } = dayCase({
+      z,
+      ctx,
+      d,
+      date,
+      state,
+      control,
+      verdict,
+      weekly,
+      dormant,
+      carry,
+      probeHold,
+      todayWindowClosed,
+    });
+    const { forced, isSoil, due, range } = c;
     if (d === 0) {
-      const soilSized = plannedSeconds(
-        Math.max(0, due.refill_mm - credit),
-        z.precip_rate_mm_hr,
-        eff,
-        z.max_run_minutes,
-        'up',
-      );
-      const soilDueNow = due.need === 'due';
-      soilToday = {
-        need: due.need,
-        planned_seconds: isSoil ? seconds : soilDueNow && creditAvailable ? soilSized.seconds : 0,
-        ceiling_binding: isSoil ? capped : soilDueNow && soilSized.cap_binding,
-        deferred_reason: watering ? '' : reason,
-        deferred_kind:
-          code === 'forecast_unavailable'
-            ? 'forecast_unavailable'
-            : watering || code === 'not_due'
-              ? null
-              : code,
-      };
+      todayCreditOf = dayCredit;
+      dueToday = due;
+    }
+    const sizing = sizeDay(c);
+    const gate = firstGate(c, sizing.depthMm);
+    const code = gate.code;
+    const run = sizeRun(c, gate, sizing.depthMm);
+    const { seconds, capped } = run;
+    const unrunToday = d === 0 && todayWindowClosed && seconds > 0;
+    const reason = unrunToday ? `${run.reason}; ${WINDOW_CLOSED_NOTE}` : run.reason;
+    if (d === 0) {
+      soilToday = soilTodayOf(c, code, reason, run, creditAvailable);
       if (seconds > 0)
         cycle = cycleSoak(seconds, z.precip_rate_mm_hr, z.infiltration_mm_hr, z.slope_pct, ctx.soak_minutes);
     }
+    const { need, demandSource, demandMm } = sizing;
+    const watering = run.watering;
+    const sized = run.sized;
 
     days.push({
       date_local: date,
@@ -395,7 +313,7 @@ export function planZone(
       uncapped_seconds: watering ? sized.uncapped_seconds : 0,
     });
 
-    // project to the next day: forecast ET0, bias-scaled forecast rain, planned (not applied) water
+    // project to the next day: forecast ET0, the forecast rain the policy counts, planned (not applied) water
     if (d < planDays - 1) {
       const et = ctx.et0_by_date.get(date) ?? {
         date_local: date,
@@ -403,7 +321,7 @@ export function planZone(
         method: null,
         reason: 'no entry',
       };
-      const rainMm = ctx.forecast_rain_mm.get(date) ?? null;
+      const rainMm = projectedRainMm(c, date);
       const net = unrunToday ? 0 : netIrrigationMm(seconds, z.precip_rate_mm_hr, eff);
       const s = projectDay(
         z,
@@ -429,8 +347,8 @@ export function planZone(
     due_today: dueToday,
     soil: soilToday,
     weekly,
-    forecast_credit_mm: creditMm,
-    forecast_credit_source: creditSource,
+    forecast_credit_mm: todayCreditOf.mm,
+    forecast_credit_source: todayCreditOf.source,
     dormant,
     dormant_known: dormantRaw !== null,
     cycle_soak: cycle,
@@ -442,13 +360,463 @@ export function planZone(
   };
 }
 
-/** Skip rules that skip for forecast rain: a soil zone the rain will not cover in time waters the rest. */
-const FORECAST_RAIN_CODES: ReadonlySet<string> = new Set([
-  'rain_today_forecast',
-  'rain_next_4h',
-  'tomorrow_rain',
-  'rain_3day',
-]);
+interface DayCaseInput {
+  z: CompleteZone;
+  ctx: EngineContext;
+  d: number;
+  date: string;
+  state: SoilState;
+  control: ControlResolution;
+  verdict: SkipLike;
+  weekly: WeeklyPlan | null;
+  dormant: boolean;
+  carry: boolean;
+  probeHold: SkipLike | null;
+  todayWindowClosed: boolean;
+}
+
+/** A plan day as the gates read it: the allowance, whether the zone can afford to wait, the credit, the due check. */
+function dayCase(i: DayCaseInput): { c: DayCase; dayCredit: Credit } {
+  const { z, ctx, d, date, state } = i;
+  const range = rangeOf(state);
+  const raw = z.capacity.raw_mm;
+  const allowance = allowanceMm(z.capacity.taw_mm, raw) as number;
+  const isSoil = z.model === 'soil';
+  const horizon = horizonEtc(z, ctx, d);
+  const afford = isSoil
+    ? canAffordToWait(
+        { start_hi_mm: range.hi, raw_mm: raw, allowance_mm: allowance, etc_until_rain_mm: horizon },
+        ctx.say,
+      )
+    : null;
+  const dayCredit =
+    d === 0 ? todayCredit(z, ctx, afford?.affordable ?? true) : laterCredit(z, ctx, date, afford);
+  const due = rangeRule(soilDue(state, z, horizon, dayCredit.mm, i.carry), state, allowance);
+  const c: DayCase = {
+    z,
+    ctx,
+    d,
+    date,
+    range,
+    state,
+    control: i.control,
+    verdict: i.verdict,
+    forced: i.control.decision === 'water',
+    isSoil,
+    weekly: i.weekly,
+    due,
+    credit: dayCredit.mm,
+    allowance,
+    afford,
+    dormant: i.dormant,
+    probeHold: i.probeHold,
+    todayWindowClosed: i.todayWindowClosed,
+  };
+  return { c, dayCredit };
+}
+
+interface Run {
+  watering: boolean;
+  seconds: number;
+  capped: boolean;
+  sized: ReturnType<typeof plannedSeconds>;
+  /** The gate's reason, with the note, the seconds and the cap when the zone waters. */
+  reason: string;
+}
+
+const WATERING_CODES: ReadonlySet<string> = new Set(['water', 'establishing_refill', 'cap_carryover']);
+
+/** The run a gate's decision plans: seconds for the depth (soil rounds up, after capture efficiency). */
+function sizeRun(c: DayCase, gate: Gate, depthMm: number): Run {
+  const z = c.z;
+  const watering = WATERING_CODES.has(gate.code) || (c.forced && gate.code === c.control.reason_code);
+  const sized = c.isSoil
+    ? plannedSeconds(depthMm, z.precip_rate_mm_hr, c.ctx.capture_efficiency, z.max_run_minutes, 'up')
+    : plannedSeconds(depthMm, z.precip_rate_mm_hr, 1, z.max_run_minutes);
+  const seconds = watering ? sized.seconds : 0;
+  const capped = watering && sized.cap_binding;
+  let reason = gate.reason;
+  if (watering) {
+    reason += `${gate.note ?? ''}; ${seconds} s`;
+    if (capped) {
+      reason += ` (capped at ${z.max_run_minutes ?? 60} min, ${sized.uncapped_seconds} s needed${c.isSoil ? '; the remainder carries into the next session' : ''})`;
+    }
+  }
+  return { watering, seconds, capped, sized, reason };
+}
+
+/** Today's soil summary (water budget row): the soil model's own need and size, and what deferred it. */
+function soilTodayOf(
+  c: DayCase,
+  code: string,
+  reason: string,
+  run: Run,
+  creditAvailable: boolean,
+): ZonePlan['soil'] {
+  const z = c.z;
+  const soilSized = plannedSeconds(
+    Math.max(0, c.due.refill_mm - c.credit),
+    z.precip_rate_mm_hr,
+    c.ctx.capture_efficiency,
+    z.max_run_minutes,
+    'up',
+  );
+  const soilDueNow = c.due.need === 'due';
+  return {
+    need: c.due.need,
+    planned_seconds: c.isSoil ? run.seconds : soilDueNow && creditAvailable ? soilSized.seconds : 0,
+    ceiling_binding: c.isSoil ? run.capped : soilDueNow && soilSized.cap_binding,
+    deferred_reason: run.watering ? '' : reason,
+    deferred_kind:
+      code === 'forecast_unavailable'
+        ? 'forecast_unavailable'
+        : run.watering || code === 'not_due'
+          ? null
+          : code,
+  };
+}
+
+/**
+ * The forecast rain a projected day counts: the bias-scaled amount at the
+ * forecast's skill, and none for a soil zone that cannot afford to wait for
+ * it (the plan then shows the session that waters it, as the policy will).
+ */
+function projectedRainMm(c: DayCase, date: string): number | null {
+  const mm = c.ctx.forecast_rain_mm.get(date) ?? null;
+  if (mm === null) return null;
+  if (c.afford !== null && !c.afford.affordable) return 0;
+  return mm * c.ctx.skill.factor;
+}
+
+/** The policy's range rule: a range opened by missing evidence that could pass the allowance is due. */
+function rangeRule(due: SoilDue, state: SoilState, allowance: number): SoilDue {
+  if (due.need !== 'unknown' || !rangeDueWithinAllowance(state.reason, due.projected_hi, allowance))
+    return due;
+  return { ...due, need: 'due', kind: 'establishing_refill', range_rule: true };
+}
+
+/** One plan day of one complete zone, as the gates read it. */
+interface DayCase {
+  z: CompleteZone;
+  ctx: EngineContext;
+  d: number;
+  date: string;
+  range: DepletionRange;
+  state: SoilState;
+  control: ControlResolution;
+  verdict: SkipLike;
+  forced: boolean;
+  isSoil: boolean;
+  weekly: WeeklyPlan | null;
+  due: SoilDue;
+  /** Forecast rain credited in the due check and the sizing (0 when the zone cannot afford the bet). */
+  credit: number;
+  allowance: number;
+  /** Whether a soil zone can afford to wait until its next session (null for weekly zones). */
+  afford: Affordability | null;
+  dormant: boolean;
+  /** A wet bound probe's hold of the next run (soil/probe-hold.ts), null when none. */
+  probeHold: SkipLike | null;
+  todayWindowClosed: boolean;
+}
+
+interface Sizing {
+  /** Net for soil, gross for weekly. */
+  depthMm: number;
+  demandMm: number;
+  need: string;
+  demandSource: string;
+}
+
+function sizeDay(c: DayCase): Sizing {
+  if (c.isSoil) {
+    const demandMm = Math.max(0, (c.forced ? c.range.lo : c.due.refill_mm) - c.credit);
+    return {
+      depthMm: demandMm,
+      demandMm,
+      need: waterNeedLabel(c.due, c.z.capacity.raw_mm),
+      demandSource: 'soil_bucket',
+    };
+  }
+  if (c.weekly) {
+    const session = c.weekly.session_offsets.includes(c.d);
+    const demandMm = session || c.forced ? c.weekly.budget.mm_per_session : 0;
+    return {
+      depthMm: demandMm,
+      demandMm,
+      need: c.weekly.budget.needed_mm <= 0 ? 'none' : session ? 'due' : 'low',
+      demandSource: 'weekly_budget',
+    };
+  }
+  return { depthMm: 0, demandMm: 0, need: 'unknown', demandSource: 'none' };
+}
+
+interface Gate {
+  code: string;
+  reason: string;
+  /** Appended to a watering reason (why a forecast rule did not hold the zone). */
+  note?: string;
+}
+
+type GateFn = (c: DayCase, depthMm: number) => Gate | null;
+
+/**
+ * The gates in order (see the file comment); the first that speaks decides.
+ * The forecast gates call the policy (policy/forecast-policy.ts).
+ */
+const GATES: readonly GateFn[] = [
+  controlSkipGate,
+  probeHoldGate,
+  dormancyGate,
+  soilModelGate,
+  weeklyModelGate,
+  restrictionGate,
+  skipVerdictGate,
+  rainBetGate,
+  forecastUnavailableGate,
+  sessionRainDeferGate,
+  nothingToRefillGate,
+];
+
+function firstGate(c: DayCase, depthMm: number): Gate {
+  let note = '';
+  for (const gate of GATES) {
+    const g = gate(c, depthMm);
+    if (g === null) continue;
+    if (g.code !== '') return { ...g, note: (g.note ?? '') + note };
+    note += g.note ?? '';
+  }
+  return { ...waterGate(c, depthMm), note: note === '' ? sessionRainNote(c) : note };
+}
+
+function controlSkipGate(c: DayCase): Gate | null {
+  return c.control.decision === 'skip' ? { code: c.control.reason_code, reason: c.control.reason } : null;
+}
+
+/**
+ * A bound probe reading wet holds the next run (today's, or tomorrow's once
+ * today's window has closed): measured evidence, absolute like the measured
+ * rules, so no forecast bet or note reopens it; only a forced run passes.
+ */
+function probeHoldGate(c: DayCase): Gate | null {
+  const hold = c.probeHold;
+  if (!hold || c.forced) return null;
+  if (c.d !== 0 && !(c.d === 1 && c.todayWindowClosed)) return null;
+  return { code: hold.reason_code, reason: hold.reason };
+}
+
+function dormancyGate(c: DayCase): Gate | null {
+  if (!c.dormant || c.forced) return null;
+  return {
+    code: 'dormant',
+    reason: `${c.z.species} is dormant (7-day mean temperature below its dormancy threshold)`,
+  };
+}
+
+function soilModelGate(c: DayCase): Gate | null {
+  if (!c.isSoil || c.forced) return null;
+  const say = c.ctx.say;
+  const raw = c.z.capacity.raw_mm;
+  if (c.due.need === 'unknown') {
+    const known = c.range.exact !== null;
+    return {
+      code: 'depletion_unknown',
+      reason: known
+        ? `depletion ${say.depth(c.range.exact as number)} is known, but the crop water use until the next session is not (no ET0 for those days): by then it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`
+        : `root-zone depletion is only known to lie in ${say.depthRange(c.range.lo, c.range.hi)} (${rangeWhy(c.state)}); by the next session it may or may not pass the trigger of ${say.depth(raw)}: no water on a guess`,
+    };
+  }
+  if (c.due.need !== 'not_due') return null;
+  const credited =
+    c.credit > 0
+      ? ` with ${say.depth(c.credit)} of forecast rain credited (a bet within the stress allowance ${say.depth(c.allowance)})`
+      : '';
+  return {
+    code: 'not_due',
+    reason: `depletion ${describe(c.range, say)} stays below the trigger (RAW ${say.depth(raw)}) until the next session (${say.depth(Math.max(0, c.due.projected_hi))} by then${credited})`,
+  };
+}
+
+function weeklyModelGate(c: DayCase): Gate | null {
+  if (c.isSoil) return null;
+  const w = c.weekly;
+  if (!w) {
+    return {
+      code: 'weekly_budget_unset',
+      reason: 'weekly model needs weekly_budget_in and sessions_per_week on the zone',
+    };
+  }
+  if (c.forced) return null;
+  if (w.budget.needed_mm <= 0) {
+    return {
+      code: 'budget_met',
+      reason: `weekly budget met: rain and irrigation cover the ${c.ctx.say.depth(w.budget.target_mm)} target`,
+    };
+  }
+  if (!w.session_offsets.includes(c.d)) {
+    return {
+      code: 'not_session_day',
+      reason: `not a session day (sessions every ${w.budget.session_spacing_days} day(s))`,
+    };
+  }
+  return null;
+}
+
+function restrictionGate(c: DayCase): Gate | null {
+  if (c.ctx.allowed_dates.has(c.date)) return null;
+  return { code: 'restricted_day', reason: `watering restrictions do not allow ${c.date}` };
+}
+
+/**
+ * The skip verdict holds the zone, except a forecast-rain skip of a due soil
+ * zone: that is a bet, taken only while the zone can afford it (the rain bet
+ * gate); otherwise the zone waters and the reason says why the skip did not hold.
+ */
+function skipVerdictGate(c: DayCase): Gate | null {
+  const v = c.verdict;
+  if (c.forced || v.verdict === 'water') return null;
+  const forecastSkip = v.verdict === 'skip' && FORECAST_RAIN_CODES.has(v.reason_code);
+  const waitableHold = v.verdict === 'unknown' && holdWaitsOnAllowance(v.unknown_rules ?? []);
+  const dueSoil = c.isSoil && c.due.need === 'due';
+  if (dueSoil && waitableHold && c.afford !== null && !c.afford.affordable) {
+    return {
+      code: '',
+      reason: '',
+      note: `; ${v.reason_code}: the evidence cannot rule out a skip, but ${c.afford.reason}: watered`,
+    };
+  }
+  if (!(dueSoil && forecastSkip)) return { code: v.reason_code, reason: v.reason };
+  return null;
+}
+
+/** A due soil zone waits for forecast rain it can afford to wait for (policy: findRainBet). */
+function rainBetGate(c: DayCase): Gate | null {
+  if (!c.isSoil || c.forced || c.due.need !== 'due' || c.due.kind === 'cap_carryover') return null;
+  if (!c.ctx.forecast_present) return null;
+  const skipCode = c.verdict.verdict === 'skip' ? c.verdict.reason_code : null;
+  const bet = findRainBet({
+    start_hi_mm: c.range.hi,
+    raw_mm: c.z.capacity.raw_mm,
+    allowance_mm: c.allowance,
+    bias_multiplier: c.ctx.bias.multiplier * c.ctx.skill.factor,
+    rain_cap_mm: c.z.rain_cap_mm,
+    days: betDays(c),
+  });
+  const madeUp = c.afford?.code === 'forecast_bet_made_up' ? c.afford.reason : null;
+  const decision = rainBetDecision(bet, skipCode, c.allowance, c.ctx.say, madeUp);
+  if (decision.wait) return { code: decision.code, reason: decision.reason };
+  return decision.note ? { code: '', reason: '', note: decision.note } : null;
+}
+
+/** The plan days from `c.d` on, as a bet reads them: forecast rain, its probability, the day's ETc. */
+function betDays(c: DayCase): BetDay[] {
+  return c.ctx.dates.slice(c.d, c.d + BET_HORIZON_DAYS).map((date) => {
+    const day = c.ctx.daily.get(date);
+    const rainIn = day?.precip_sum_in;
+    return {
+      date_local: date,
+      rain_mm: typeof rainIn === 'number' && Number.isFinite(rainIn) && rainIn >= 0 ? rainIn * 25.4 : null,
+      probability_pct: percentOrNull(day?.precip_probability_max),
+      etc_mm: forecastEtc(c.z, date, c.ctx.et0_by_date.get(date), c.ctx.lat),
+    };
+  });
+}
+
+/**
+ * Rain evidence missing: an incomplete forecast (rain could be on its way)
+ * defers only a zone that can afford to wait; with no forecast at all the
+ * zone waters on local evidence.
+ */
+function forecastUnavailableGate(c: DayCase): Gate | null {
+  if (c.forced) return null;
+  const missing = c.d === 0 ? c.ctx.next24h_rain_mm === null : c.verdict.rain_evidence_incomplete === true;
+  if (!missing) return null;
+  if (!c.ctx.forecast_present) return { code: '', reason: '', note: `; ${NO_FORECAST_NOTE}` };
+  if (!forecastUnavailableDefers(true, c.afford?.affordable ?? true)) {
+    return {
+      code: '',
+      reason: '',
+      note: `; forecast rain evidence is incomplete, but ${c.afford?.reason ?? 'the zone cannot wait'}: watered`,
+    };
+  }
+  return {
+    code: 'forecast_unavailable',
+    reason:
+      c.d === 0
+        ? 'the next 24 hours of forecast rain are incomplete: the rain credit cannot be known, watering deferred'
+        : 'forecast rain evidence for the day is incomplete: watering deferred',
+  };
+}
+
+function sessionRainDeferGate(c: DayCase, depthMm: number): Gate | null {
+  if (c.forced || c.isSoil || depthMm <= 0 || !sessionRainDefers(c.date, c.ctx)) return null;
+  const say = c.ctx.say;
+  const rainIn = c.ctx.daily.get(c.date)?.precip_sum_in ?? 0;
+  const threshold = c.ctx.input.config.engine.session_rain_defer_in;
+  return {
+    code: 'session_rain_deferred',
+    reason: `${say.rain(rainIn)} of rain forecast for ${c.date} reaches session_rain_defer_in (${say.rain(threshold)}): the session waits for it`,
+  };
+}
+
+function nothingToRefillGate(c: DayCase, depthMm: number): Gate | null {
+  if (depthMm > 0) return null;
+  return c.forced
+    ? {
+        code: `${c.control.reason_code}_nothing_missing`,
+        reason: `${c.control.reason}, but no deficit is proven: nothing to refill`,
+      }
+    : {
+        code: 'forecast_rain_covers',
+        reason: `forecast rain (${c.ctx.say.depth(c.credit)} credited) covers the deficit`,
+      };
+}
+
+function waterGate(c: DayCase, depthMm: number): Gate {
+  if (c.forced) return { code: c.control.reason_code, reason: c.control.reason };
+  if (!c.isSoil) return { code: 'water', reason: `weekly session: ${c.ctx.say.depth(depthMm)}` };
+  return {
+    code: c.due.kind,
+    reason: soilReason(c.due, c.range, c.z.capacity.raw_mm, c.credit, c.state, c.ctx.say, c.allowance),
+  };
+}
+
+/** A soil zone watering on a day whose forecast rain reaches session_rain_defer_in: the rain does not cover the need. */
+function sessionRainNote(c: DayCase): string {
+  if (c.forced || !c.isSoil || c.credit <= 0 || !sessionRainDefers(c.date, c.ctx)) return '';
+  return `; the rain forecast for ${c.date} (${c.ctx.say.depth(c.credit)} credited) does not cover the need: the rest is watered`;
+}
+
+function percentOrNull(v: number | null | undefined): number | null {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 100 ? v : null;
+}
+
+/** Today's credit: the next 24 hours of forecast rain, for a zone that can afford the bet (policy). */
+function todayCredit(z: CompleteZone, ctx: EngineContext, affordable: boolean): Credit {
+  return forecastCredit(
+    {
+      forecast_present: ctx.forecast_present,
+      next24h_mm: ctx.next24h_rain_mm,
+      bias_multiplier: ctx.bias.multiplier * ctx.skill.factor,
+      rain_cap_mm: z.rain_cap_mm,
+      affordable,
+    },
+    ctx.say,
+  );
+}
+
+/** A later plan day's credit: its bias-scaled forecast rain, while the zone can afford the bet. */
+function laterCredit(
+  z: CompleteZone,
+  ctx: EngineContext,
+  date: string,
+  afford: Affordability | null,
+): Credit {
+  const mm = Math.min(z.rain_cap_mm, (ctx.forecast_rain_mm.get(date) ?? 0) * ctx.skill.factor);
+  if (afford !== null && !afford.affordable)
+    return { mm: 0, source: 'none', code: afford.code, reason: afford.reason };
+  return { mm, source: mm > 0 ? 'bias_forecast' : 'none', code: 'credit', reason: '' };
+}
 
 /**
  * Forecast ETc from plan day `d` until the next legal session (the next day
@@ -474,10 +842,14 @@ function soilReason(
   credit: number,
   state: SoilState,
   say: Wording,
+  allowance: number,
 ): string {
   const creditText = credit > 0 ? `, ${say.depth(credit)} of forecast rain credited` : '';
   if (due.kind === 'cap_carryover') {
     return `the last session was cut short by max_run_minutes: the remaining ${describe(range, say)} deficit carries into this session${creditText}`;
+  }
+  if (due.range_rule) {
+    return `depletion lies in ${say.depthRange(range.lo, range.hi)} (${rangeWhy(state)}); ${rangeDueReason(due.projected_hi, allowance, say)}: establishing refill to the upper bound ${say.depth(range.hi)}${creditText}, after which the root zone is known full`;
   }
   if (due.kind === 'establishing_refill') {
     return `depletion lies in ${say.depthRange(range.lo, range.hi)} (${rangeWhy(state)}) and even its lower bound passes the trigger (RAW ${say.depth(raw)}) before the next session (${say.depth(due.projected_lo)}): establishing refill to the upper bound ${say.depth(range.hi)}${creditText}, after which the root zone is known full`;

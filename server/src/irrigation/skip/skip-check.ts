@@ -56,6 +56,7 @@ import {
   withBounds,
   type ReadingSource,
 } from './weather-evidence';
+import { FORWARD_RULES, forwardRuleWithoutForecast, freezeWithoutForecast } from '../policy/forecast-policy';
 
 /**
  * Today's skip check (spec 2.5 `skip_check`), the irrigation `forecast` slice
@@ -145,6 +146,8 @@ export interface SkipCheckInput {
    * engine's): its memoised local days are shared instead of computed again.
    */
   calendar?: LocalCalendar;
+  /** Lows of the last recorded days, °F, newest first: freeze safety when no forecast reached the service. */
+  recent_lows_f?: readonly (number | null)[];
 }
 
 export interface Decision {
@@ -287,7 +290,7 @@ export function evaluateSkipCheck(input: SkipCheckInput): SkipCheck {
       rules,
       say,
     ),
-  ];
+  ].map((r) => (d.forecastPresent ? r : withoutForecast(r, input, d.tempNow.evidence.value)));
   const decision = decideVerdict(results, d.policy);
   return {
     is_paused: d.pauseUntil > d.now,
@@ -473,7 +476,10 @@ export function sevenDayVerdicts(input: SkipCheckInput, today?: SkipCheck): Seve
           say,
         ),
       ];
-      decision = decideVerdict(results, d.policy);
+      decision = decideVerdict(
+        d.forecastPresent ? results : results.map((r) => withoutForecast(r, input, null)),
+        d.policy,
+      );
     }
     return {
       date_local: date,
@@ -523,6 +529,8 @@ interface Derived {
   daysSinceRain: Evidence;
   /** Whether the live value of a weather snapshot field is a measurement. */
   measured: (field: string) => boolean;
+  /** Whether any forecast reached the service (else the forward rules do not apply). */
+  forecastPresent: boolean;
 }
 
 /** The skip check, the seven-day strip and the forecast slice of one input share one derivation. */
@@ -573,6 +581,7 @@ function deriveEvidence(input: SkipCheckInput): Derived {
     now,
     rules,
     measured: (field) => !unmeasured.has(field),
+    forecastPresent: hasForecast(input, now, cal.today),
     policy: input.unknown_policy ?? DEFAULT_UNKNOWN_POLICY,
     pauseUntil: finite(input.pause_until_epoch) ?? 0,
     window,
@@ -601,6 +610,33 @@ function deriveEvidence(input: SkipCheckInput): Derived {
     ),
     daysSinceRain: daysSinceSignificantRain([rainSoFar.evidence, ...past], significantRainIn(rules)),
   };
+}
+
+/** A forecast is present when it has a day from today on or an hour from the current hour on. */
+export function hasForecast(
+  input: Pick<SkipCheckInput, 'hourly' | 'daily'>,
+  nowEpoch: number,
+  today: string,
+): boolean {
+  const hourStart = Math.floor(nowEpoch / HOUR_S) * HOUR_S;
+  return (
+    input.daily.some((day) => day.date_local >= today) || input.hourly.some((h) => h.time_epoch >= hourStart)
+  );
+}
+
+/**
+ * No forecast (forecast-policy.ts): the forward rules do not apply, and
+ * freeze is judged on the live temperature (null for a projected day) and the
+ * record's recent lows.
+ */
+function withoutForecast(r: RuleResult, input: SkipCheckInput, liveTempF: number | null): RuleResult {
+  if (FORWARD_RULES.has(r.rule)) return forwardRuleWithoutForecast(r.rule);
+  if (r.rule !== 'freeze') return r;
+  return freezeWithoutForecast(
+    { live_temp_f: liveTempF, recent_lows_f: input.recent_lows_f ?? [] },
+    input.rules ?? DEFAULT_SKIP_RULES,
+    wording(input.units),
+  );
 }
 
 function calendarOf(input: SkipCheckInput): LocalCalendar {

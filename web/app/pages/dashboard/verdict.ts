@@ -107,13 +107,15 @@ export interface ZoneStanding {
 }
 
 /**
- * Every zone in one of four places: watering today; due but held (a skip
- * rule, the pause, an override, missing forecast evidence, forecast rain
- * that covers it); soil water unknown (no water on a guess: the owner can
- * declare the zone's soil state on its page); not due.
+ * Every zone in one of five places: watering today; due but waiting for
+ * forecast rain it can afford to wait for (the engine's bet, within the
+ * zone's stress allowance); due but held (a measured skip rule, the pause, an
+ * override, missing forecast evidence); soil water unknown (no water on a
+ * guess: the owner can declare the zone's soil state on its page); not due.
  */
 export interface ZoneStandings {
   watering: ZoneStanding[];
+  waiting: ZoneStanding[];
   held: ZoneStanding[];
   unknown: ZoneStanding[];
   notDue: ZoneStanding[];
@@ -129,7 +131,7 @@ function standing(row: ZoneVerdict, view: TextView): ZoneStanding {
 }
 
 export function zoneStandings(snapshot: IrrigationSnapshot | null, view: TextView = {}): ZoneStandings {
-  const out: ZoneStandings = { watering: [], held: [], unknown: [], notDue: [] };
+  const out: ZoneStandings = { watering: [], waiting: [], held: [], unknown: [], notDue: [] };
   for (const row of snapshot?.zone_verdicts ?? []) {
     const place =
       row.verdict === 'water' && row.planned_seconds > 0
@@ -137,12 +139,26 @@ export function zoneStandings(snapshot: IrrigationSnapshot | null, view: TextVie
         : row.water_need === 'unknown'
           ? out.unknown
           : row.water_need === 'due'
-            ? out.held
+            ? WAITING_FOR_RAIN.has(row.reason_code)
+              ? out.waiting
+              : out.held
             : out.notDue;
     place.push(standing(row, view));
   }
   return out;
 }
+
+/**
+ * Reason codes of a due soil zone that waits for forecast rain (the engine's
+ * policy, docs/irrigation.md "Deciding under uncertainty").
+ */
+const WAITING_FOR_RAIN: ReadonlySet<string> = new Set([
+  'forecast_rain_expected',
+  'rain_today_forecast',
+  'rain_next_4h',
+  'tomorrow_rain',
+  'rain_3day',
+]);
 
 function names(zones: ZoneStanding[]): string {
   const list = zones.map((z) => z.name);
@@ -151,8 +167,10 @@ function names(zones: ZoneStanding[]): string {
 
 /** Why nothing is planned, without contradicting what the zones say. */
 function nothingPlanned(snapshot: IrrigationSnapshot, view: TextView): string {
-  const { held, unknown } = zoneStandings(snapshot, view);
+  const { held, waiting, unknown } = zoneStandings(snapshot, view);
   const parts: string[] = [];
+  if (waiting.length > 0)
+    parts.push(`${names(waiting)} ${waiting.length === 1 ? 'is' : 'are'} due but waiting for forecast rain`);
   if (held.length > 0) parts.push(`${names(held)} ${held.length === 1 ? 'is' : 'are'} due but held today`);
   if (unknown.length > 0)
     parts.push(
