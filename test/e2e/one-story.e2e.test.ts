@@ -129,6 +129,42 @@ describe('the dashboard says where each zone stands', () => {
   });
 });
 
+describe('the zones page and the zone page agree with the dashboard', () => {
+  it("badge each zone with the engine's standing (watering, waiting for rain, held, unknown, not due)", async () => {
+    const snapshot = await apiCall<{ zone_verdicts: ZoneVerdict[] }>(
+      instance.url,
+      'api/v1/irrigation/snapshot',
+    );
+    const rows = snapshot.body.zone_verdicts;
+    const { page: p } = await page();
+    await p.goto(instance.url);
+    const standings = p.getByTestId('zone-standings');
+    await pwExpect(standings).toBeVisible();
+    // Where the dashboard lists each zone.
+    const dashboard = new Map<string, string>();
+    for (const row of rows) {
+      const group = standings
+        .locator(`li[data-zone="${row.zone}"]`)
+        .locator('xpath=ancestor::*[@data-standing][1]');
+      const place = await group.getAttribute('data-standing');
+      dashboard.set(row.zone, place === 'notDue' ? 'not_due' : (place ?? ''));
+    }
+    await p.goto(new URL('zones', instance.url).href);
+    for (const row of rows) {
+      const badge = p.locator(`article.zone-card[data-zone="${row.zone}"] [data-testid="zone-standing"]`);
+      await pwExpect(badge).toHaveAttribute('data-standing', dashboard.get(row.zone) as string);
+    }
+    // No card says "due" off its gauge alone.
+    await pwExpect(p.locator('article.zone-card .badge', { hasText: /^due$/ })).toHaveCount(0);
+    const first = rows[0] as ZoneVerdict;
+    await p.goto(new URL(`zones/${first.zone}`, instance.url).href);
+    await pwExpect(p.locator(`[data-zone="${first.zone}"] [data-testid="zone-standing"]`)).toHaveAttribute(
+      'data-standing',
+      dashboard.get(first.zone) as string,
+    );
+  });
+});
+
 describe('one unit system per view', () => {
   it('shows imperial everywhere by default and metric everywhere once chosen, reasons included', async () => {
     const { page: p } = await page();

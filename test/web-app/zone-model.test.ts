@@ -50,16 +50,16 @@ describe('depletion and the bucket gauge', () => {
     const g = bucketGauge(d, fmt);
     expect(g.fillPct).toBeCloseTo((3.11 / 11.25) * 100, 5);
     expect(g.markPct).toBeCloseTo((5.63 / 11.25) * 100, 5);
-    expect(g.due).toBe(false);
+    expect(g.pastTrigger).toBe(false);
     expect(g.text).toBe('3.11 depth_mm dry of 11.25 depth_mm capacity · waters at 5.63 depth_mm');
   });
 
-  it('marks a zone due once depletion reaches the trigger', () => {
+  it('marks the gauge past the trigger once depletion reaches it (geometry; the engine decides due)', () => {
     const g = bucketGauge(
       depletionOf(zone({ math: { bucket_mm: -6, kc: 0.5, cap_binding: false, taw_mm: 10, raw_mm: 5 } })),
       fmt,
     );
-    expect(g.due).toBe(true);
+    expect(g.pastTrigger).toBe(true);
     expect(g.fillPct).toBe(60);
   });
 
@@ -81,7 +81,7 @@ describe('depletion and the bucket gauge', () => {
     const g = bucketGauge(d, fmt);
     expect(g.fillPct).toBeNull();
     expect(g.rangePct).toEqual([12.5, 25]);
-    expect(g.due).toBe(false); // even the driest case is below the trigger
+    expect(g.pastTrigger).toBe(false); // even the driest case is below the trigger
     expect(g.text).toContain('exact value unknown');
   });
 
@@ -95,7 +95,7 @@ describe('depletion and the bucket gauge', () => {
       ),
       fmt,
     );
-    expect(g).toMatchObject({ fillPct: null, rangePct: null, markPct: null, due: null });
+    expect(g).toMatchObject({ fillPct: null, rangePct: null, markPct: null, pastTrigger: null });
     expect(g.text).toBe('Soil water unknown (no bucket can be derived) · trigger unknown');
   });
 
@@ -113,7 +113,7 @@ describe('depletion and the bucket gauge', () => {
     });
     const inches: Format = (_q, v) => (v === null || v === undefined ? '—' : `${(v / 25.4).toFixed(2)} in`);
     const g = bucketGauge(depletionOf(dry), inches);
-    expect(g).toMatchObject({ fillPct: 100, rangePct: null, due: true });
+    expect(g).toMatchObject({ fillPct: 100, rangePct: null, pastTrigger: true });
     expect(g.text).toBe(
       'Completely dry: 0.44 in below full, all of its 0.44 in capacity · waters at 0.22 in',
     );

@@ -8,9 +8,12 @@ import type { Logger } from '../core/logger';
 import { Mutex } from '../core/mutex';
 import { zoneFor } from '../core/tz/zone';
 import { resolveTimezone } from '../location/timezone';
+import type { ArchiveRow } from '../store/forecast-archive';
 import type { Store } from '../store/store';
 import { MERGED_SOURCE_ID } from '../weather/weather-service';
+import { ARCHIVE_LEAD_MAX_H } from './archive-query';
 import { forecastBias, type BiasResult } from './bias';
+import { archiveSkill, type ArchiveSkill } from './skill';
 import { loadForecastCache, saveForecastCache, type CachedTrack } from './cache';
 import type {
   DailyEntry,
@@ -304,24 +307,36 @@ export class ForecastService implements Module {
 
   /** The bias multiplier for the current local month (or `month`, 1..12). */
   bias(month?: number): BiasResult {
+    const { wanted, timezone, rows, gaugeDaily } = this.monthEvidence(month, DAY_AHEAD_MAX_LEAD_H);
+    return forecastBias({ month: wanted, timezone, rows, gaugeDaily });
+  }
+
+  /** The rain skill by lead time for the current local month (or `month`), from the archive (skill.ts). */
+  skill(month?: number): ArchiveSkill {
+    const { wanted, timezone, rows, gaugeDaily } = this.monthEvidence(month, ARCHIVE_LEAD_MAX_H);
+    return archiveSkill({ month: wanted, timezone, rows, gaugeDaily });
+  }
+
+  /** The archive rows (leads up to `maxLead`) and gauge totals of a month's days, this year's and last year's. */
+  private monthEvidence(month: number | undefined, maxLead: number) {
     const applied = this.deps.config();
     const timezone = applied ? requestFor(applied).timezone : 'UTC';
     const now = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(timezone) });
     const wanted = month ?? now.month;
     const store = this.deps.store;
-    if (!store) return forecastBias({ month: wanted, timezone, rows: [], gaugeDaily: new Map() });
-    const rows = [];
+    const rows: ArchiveRow[] = [];
     const gaugeDaily = new Map<string, number>();
+    if (!store) return { wanted, timezone, rows, gaugeDaily };
     // The month's days within the archive's retention: this year's and last year's.
     for (const year of [now.year - 1, now.year]) {
       const start = DateTime.fromObject({ year, month: wanted, day: 1 }, { zone: zoneFor(timezone) });
       if (start.toSeconds() > now.toSeconds()) continue;
       const from = start.toSeconds();
       const to = Math.min(start.plus({ months: 1 }).toSeconds() - 3600, now.toSeconds());
-      rows.push(...archiveRows(store, from, to));
+      rows.push(...archiveRows(store, from, to, maxLead));
       for (const [day, inches] of gaugeTotals(store, from, to, timezone)) gaugeDaily.set(day, inches);
     }
-    return forecastBias({ month: wanted, timezone, rows, gaugeDaily });
+    return { wanted, timezone, rows, gaugeDaily };
   }
 
   /** Returns the index of the provider that served, or null when none did. */
@@ -501,12 +516,15 @@ export function requestFor(applied: AppliedConfig): ForecastRequest {
   };
 }
 
-function archiveRows(store: Store, from: number, to: number) {
-  const rows = [];
+/** The bias reads day-ahead rows (12-35 h, bias.ts). */
+const DAY_AHEAD_MAX_LEAD_H = 35;
+
+function archiveRows(store: Store, from: number, to: number, maxLead: number): ArchiveRow[] {
+  const rows: ArchiveRow[] = [];
   let cursor: string | undefined;
   do {
     const page = store.forecastArchive.page({ track: MERGED_TRACK, from, to, limit: 5000, cursor });
-    rows.push(...page.rows.filter((r) => r.lead_h <= 35));
+    rows.push(...page.rows.filter((r) => r.lead_h <= maxLead));
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   return rows;

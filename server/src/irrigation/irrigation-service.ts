@@ -65,7 +65,7 @@ export interface IrrigationServiceDeps {
   config: () => AppliedConfig | null;
   store: Store | null;
   weather: Pick<WeatherService, 'snapshot' | 'currentWeather'>;
-  forecast: Pick<ForecastService, 'snapshot' | 'bias'>;
+  forecast: Pick<ForecastService, 'snapshot' | 'bias'> & Partial<Pick<ForecastService, 'skill'>>;
   compute: ComputeIrrigation;
   /** Null until controllers are wired (tests of the engine alone). */
   hardware?: HardwareView | null;
@@ -257,6 +257,7 @@ export class IrrigationService implements Module {
       currentWeather: this.deps.weather.currentWeather(),
       forecast: this.deps.forecast.snapshot(),
       bias: { multiplier: bias.multiplier, sample_count: bias.sample_count, trained: bias.trained },
+      ...(this.deps.forecast.skill ? { archiveSkill: this.deps.forecast.skill() } : {}),
       runs: this.deps.store?.runs.listWindow(nowEpoch - RUN_EVIDENCE_DAYS * 86400, nowEpoch) ?? [],
       gaugeDailyRain: this.gaugeDailyRain(nowEpoch, timezone),
       controls: this.controls.load(),

@@ -70,6 +70,11 @@ export class IssuedForecasts {
     return [...(this.byIssue.get(issued)?.values() ?? [])].sort((a, b) => (a.target < b.target ? -1 : 1));
   }
 
+  /** The line issued on `date` for `date` itself (lead 0): the model's own view of that day, or null. */
+  sameDay(date: string): IssuedDay | null {
+    return this.byIssue.get(date)?.get(date) ?? null;
+  }
+
   lines(): IssuedDay[] {
     return this.issueDates.flatMap((d) => this.issuedOn(d));
   }

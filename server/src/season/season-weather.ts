@@ -38,6 +38,8 @@ interface ForecastDay extends WthDay {
 }
 
 const RAIN_HOURS = [14, 15, 16, 17];
+/** Past days the replay's provider serves with each forecast (the record's model bridge). */
+const MODEL_PAST_DAYS = 3;
 /** u10 / u2 from FAO-56 eq. 47 at z = 10 m. */
 const U10_OVER_U2 = Math.log(67.8 * 10 - 5.42) / 4.87;
 const MS_TO_MPH = 1 / 0.44704;
@@ -106,7 +108,32 @@ export class SeasonWeather {
     const days = (issue === null ? [] : this.mode.issuedOn(issue))
       .filter((line) => line.target >= todayIso)
       .map((line) => this.issuedDay(line));
-    return this.snapshot(today, days, fetched, reached, 'Season file (issued forecasts)');
+    const past = issue === null ? [] : this.modelPastDays(this.mode, today, fetched);
+    return this.snapshot(today, days, fetched, reached, 'Season file (issued forecasts)', past);
+  }
+
+  /**
+   * The provider's past days as the service sees them (Open-Meteo's
+   * `past_days`): the model's own view of each of the last MODEL_PAST_DAYS
+   * days up to the last fetch, represented by the lead-0 line issued that day
+   * (its rain and, when given, its temperatures; nothing else, so the record
+   * bridges only what the model has). A day with no issue has no model day.
+   */
+  private modelPastDays(mode: IssuedForecasts, today: DateTime, fetched: number | null): ForecastDay[] {
+    const out: ForecastDay[] = [];
+    for (let i = MODEL_PAST_DAYS; i >= 1; i--) {
+      const date = today.minus({ days: i }).toISODate() ?? '';
+      const line = mode.sameDay(date);
+      if (!line || fetched === null) continue;
+      out.push({
+        ...emptyDay(date),
+        tmax_c: line.tmax_c ?? null,
+        tmin_c: line.tmin_c ?? null,
+        rain_mm: line.precip_mm,
+        precip_probability: line.precip_probability,
+      });
+    }
+    return out;
   }
 
   private snapshot(
@@ -115,6 +142,7 @@ export class SeasonWeather {
     fetched: number | null,
     reachable: boolean,
     label: string,
+    past: readonly ForecastDay[] = [],
   ): ForecastSnapshot {
     const zone = zoneFor(this.timezone);
     const at = (d: ForecastDay) => DateTime.fromISO(d.date, { zone });
@@ -125,7 +153,7 @@ export class SeasonWeather {
       source_is_backup: false,
       timezone: this.timezone,
       daily: days.map((d) => dailyEntry(at(d), d)),
-      past_daily: [],
+      past_daily: past.map((d) => dailyEntry(at(d), d)),
       hourly: days.flatMap((d) => hours(at(d), d)).filter((h) => h.time_epoch >= today.toSeconds()),
     };
   }

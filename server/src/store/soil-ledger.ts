@@ -58,6 +58,8 @@ export interface SoilLedgerDetail {
   et0_reason: string | null;
   /** Where each weather input of ET0 came from (`station`, `model_archive`, `none`). */
   et0_inputs: Record<string, string>;
+  /** Bounds of the day's ET0 when it was bridged or unknown (irrigation/soil/et0-bridge.ts); absent otherwise. */
+  et0_band_mm?: [number, number];
   /** A declared state that set this day's start: `owner` or `probe`. */
   anchor: {
     source: 'owner' | 'probe';

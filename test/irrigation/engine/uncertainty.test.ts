@@ -155,6 +155,55 @@ describe('rule 3: skill from the recorded promises', () => {
   });
 });
 
+describe('rule 3: skill by lead time and month from the forecast archive', () => {
+  const band = (lead_days: number, hours: [number, number], promised: number, kept: number, bias = 1) => ({
+    lead_days,
+    lead_hours: hours,
+    promised_days: promised,
+    kept_days: kept,
+    hit_rate: (kept + 1) / (promised + 1),
+    amount_bias: bias,
+    trained: promised >= 8,
+  });
+  const skillTrace = (out: EngineOutput) =>
+    (out.snapshot as unknown as { decision_trace: { forecast_skill: Record<string, unknown> } })
+      .decision_trace.forecast_skill as {
+      by_lead: { lead_days: number; source: string; weight: number; reason: string }[];
+    };
+
+  it('a trained band that kept none of its promises this month weighs its lead at 0, where the rolling figure trusts', () => {
+    const forecastIn = promisingForecast(wetDaysAgo(1));
+    const trusting = computeIrrigation(input({ forecast: forecastIn }));
+    expect(front(trusting).budget.forecast_credit_mm).toBeGreaterThan(0);
+    const archiveSkill = {
+      month: 6,
+      min_days: 8,
+      by_lead: [band(0, [0, 11], 12, 0), band(1, [12, 35], 12, 0), band(2, [36, 47], 3, 3)],
+    };
+    const burnt = computeIrrigation(input({ forecast: forecastIn, archiveSkill }));
+    expect(front(burnt).budget.forecast_credit_mm).toBe(0);
+    expect(front(burnt).plan.reason_code).toBe('water');
+    const byLead = skillTrace(burnt).by_lead;
+    expect(byLead[0]).toMatchObject({ source: 'archive', weight: 0 });
+    expect(byLead[0]?.reason).toMatch(/kept 0 of 12 rain promises this month/);
+    // Two days ahead is under-trained (3 of 8 days): the rolling figure, and the trace says so.
+    expect(byLead[2]?.source).toBe('rolling');
+    expect(byLead[2]?.reason).toMatch(/under-trained this month \(3 of 8 days\)/);
+    // Past the archive's leads: the lowest trained weight (0 here).
+    expect(byLead[5]).toMatchObject({ source: 'rolling', weight: 0 });
+  });
+
+  it('a trained band weighs its rain by hit rate times its amount bias', () => {
+    const archiveSkill = { month: 6, min_days: 8, by_lead: [band(0, [0, 11], 9, 9, 0.5)] };
+    const forecastIn = promisingForecast(wetDaysAgo(1));
+    const full = front(computeIrrigation(input({ forecast: forecastIn }))).budget
+      .forecast_credit_mm as number;
+    const out = computeIrrigation(input({ forecast: forecastIn, archiveSkill }));
+    expect(skillTrace(out).by_lead[0]?.weight).toBeCloseTo(0.5, 6);
+    expect(front(out).budget.forecast_credit_mm as number).toBeLessThan(full);
+  });
+});
+
 describe('rule 2: forecast rain counts when it is coming', () => {
   it('a due zone waits for rain the skip rules do not skip for, under forecast_rain_expected', () => {
     // 0.2 in at 90 % today: below rain_skip_in (0.25 in), so no skip rule holds the yard.

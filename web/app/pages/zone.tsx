@@ -22,6 +22,7 @@ import type {
   ZoneConfigs,
 } from './zones/irrigation-types';
 import { BucketGauge, StateBadge, useFormat, ZoneControls, ZonePhoto } from './zones/zone-parts';
+import { zoneStandingOf } from './zones/zone-standing';
 import {
   depletionOf,
   lastRunText,
@@ -473,7 +474,7 @@ export default function ZonePage({ slug }: { slug: string }) {
               <StateBadge zone={zone} />
               {zone.math?.running_note && <span class="muted small">{zone.math.running_note}</span>}
             </div>
-            <BucketGauge zone={zone} />
+            <BucketGauge zone={zone} standing={zoneStandingOf(snapshot, zone.slug)} />
             <dl class="facts">
               <div>
                 <dt>Planned</dt>

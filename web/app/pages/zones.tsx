@@ -8,6 +8,7 @@ import { useApi } from '../lib/use-api';
 import { LiveIndicator, useNow } from './dashboard/live';
 import type { IrrigationSnapshot, Zone, ZoneConfigs } from './zones/irrigation-types';
 import { BucketGauge, StateBadge, ZoneControls, ZonePhoto } from './zones/zone-parts';
+import { zoneStandingOf } from './zones/zone-standing';
 import { lastRunText, overrideOf, plannedText, zoneReason } from './zones/zone-model';
 
 /** /zones: a card per zone with its live state, soil bucket, plan, last run and quick controls. */
@@ -41,7 +42,7 @@ function ZoneCard({
           <StateBadge zone={zone} />
         </div>
       </div>
-      <BucketGauge zone={zone} />
+      <BucketGauge zone={zone} standing={zoneStandingOf(snapshot, zone.slug)} />
       <dl class="facts">
         <div>
           <dt>Planned</dt>

@@ -16,7 +16,8 @@
  *
  * Unknown evidence keeps the answer honest: the depletion is carried as an
  * interval [lo, hi] and a null input spans everything it could have been
- * (rain anywhere in [0, cap], irrigation in [0, inf), ET0 in [0, inf)). The
+ * (rain anywhere in [0, cap], irrigation in [0, inf), ET0 in [0, inf), or
+ * in its band when one is given). The
  * end interval holds every end state consistent with the evidence; it
  * collapses to a point when water in reaches the upper bound (a known
  * saturating day erases history). Pure: no I/O, no clock.
@@ -44,6 +45,12 @@ export interface RootZoneDayInput {
   rain_mm: number | null;
   /** Net irrigation that reached the root zone, mm; null = unknown amount. */
   net_irrigation_mm: number | null;
+  /**
+   * Bounds on the day's ET0, mm, when it is estimated from bridged inputs or
+   * unknown but bounded by the record (irrigation/soil/et0-bridge.ts): the
+   * end range spans them instead of the point (or, unknown, [0, inf)).
+   */
+  et0_band_mm?: DepletionBounds | null;
 }
 
 export type MissingInput = 'et0' | 'rain' | 'irrigation';
@@ -101,11 +108,15 @@ export function rootZoneDay(startIn: DepletionBounds, day: RootZoneDayInput, zon
   const drainage = waterExact && isExact(start) ? Math.max(0, waterMin - start.lo) : null;
 
   const etc = day.et0_mm === null ? null : day.kc * day.et0_mm * day.sun_factor;
-  const end = {
-    lo: lowestEnd(afterWater, etc ?? 0, zone),
-    // Unknown ET0: any state short of wilting point could have been drawn down to TAW.
-    hi: etc === null ? taw : highestEnd(afterWater, etc, zone),
-  };
+  const band = day.et0_band_mm ?? null;
+  const etcOf = (et0: number) => day.kc * et0 * day.sun_factor;
+  const end = band
+    ? { lo: lowestEnd(afterWater, etcOf(band.lo), zone), hi: highestEnd(afterWater, etcOf(band.hi), zone) }
+    : {
+        lo: lowestEnd(afterWater, etc ?? 0, zone),
+        // Unknown ET0: any state short of wilting point could have been drawn down to TAW.
+        hi: etc === null ? taw : highestEnd(afterWater, etc, zone),
+      };
   const ks = isExact(afterWater) ? waterStressCoefficient(afterWater.lo, zone) : null;
   return {
     start,
@@ -155,11 +166,15 @@ function check(zone: RootZone, day: RootZoneDayInput): void {
     [day.et0_mm, 'ET0 mm'],
     [day.rain_mm, 'rain mm'],
     [day.net_irrigation_mm, 'net irrigation mm'],
+    [day.et0_band_mm?.lo ?? null, 'ET0 band low mm'],
+    [day.et0_band_mm?.hi ?? null, 'ET0 band high mm'],
   ];
   for (const [x, what] of nonNegative) {
     if (x !== null && !(Number.isFinite(x) && x >= 0)) {
       throw new RangeError(`${what} ${x} is not a finite number >= 0`);
     }
   }
+  if (day.et0_band_mm && day.et0_band_mm.lo > day.et0_band_mm.hi)
+    throw new RangeError(`ET0 band ${day.et0_band_mm.lo}..${day.et0_band_mm.hi} is reversed`);
   if (zone.raw_mm > zone.taw_mm) throw new RangeError(`RAW ${zone.raw_mm} exceeds TAW ${zone.taw_mm}`);
 }

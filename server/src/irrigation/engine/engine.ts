@@ -2,7 +2,8 @@ import type { Et0Method } from '../../agronomy/et0';
 import { unitSystemOf, wording } from '../../core/units/quantities';
 import type { DailyWeather } from '../../store/weather-days';
 import { rainSourceOf } from '../../weather-record/types';
-import { et0OfRecord, type RecordEt0 } from '../soil/et0-of-day';
+import { type RecordEt0 } from '../soil/et0-of-day';
+import { bandedEt0OfRecord } from '../soil/et0-bridge';
 import { isWeekdayAllowed } from '../schedule/restrictions';
 import { weekdayOf } from '../schedule/local-date';
 import { pastWeather } from './fallback-record';
@@ -26,6 +27,7 @@ import type { RainEvidence } from './soil-model';
 import type { EngineInput, EngineOutput } from './types';
 import {
   forecastSkill,
+  withLeadSkill,
   NO_FORECAST_LOW_DAYS,
   SKILL_LOOKBACK_DAYS,
   type Promise as RainPromise,
@@ -206,7 +208,13 @@ export function buildContext(input: EngineInput): EngineContext {
   const record_et0 = new Map<string, RecordEt0>();
   const site = { lat, elevation_m: elevation };
   for (const date of past_dates) {
-    const e = et0OfRecord(weather_days.get(date), date, method, site);
+    const e = bandedEt0OfRecord(
+      date,
+      (d) => weather_days.get(d),
+      (d, n) => cal.addDays(d, n),
+      method,
+      site,
+    );
     record_et0.set(date, e);
     et0_by_date.set(date, { date_local: date, et0_mm: e.et0_mm, method: e.method, reason: e.reason });
   }
@@ -256,7 +264,12 @@ export function buildContext(input: EngineInput): EngineContext {
     next24h_rain_mm: next24 === null ? null : next24 * 25.4,
     bias: input.bias,
     forecast_present,
-    skill: forecastSkill(recordedPromises(input, cal.today), (date) => past_rain.get(date)?.rain_mm ?? null),
+    skill: withLeadSkill(
+      forecastSkill(recordedPromises(input, cal.today), (date) => past_rain.get(date)?.rain_mm ?? null),
+      input.archiveSkill ?? null,
+      input.bias.multiplier,
+      dates.length,
+    ),
     // The config has no restriction rules yet: every weekday is allowed.
     allowed_days: allowedDays,
     allowed_dates: new Set(dates.filter((date) => isWeekdayAllowed(allowedDays, weekdayOf(date)))),

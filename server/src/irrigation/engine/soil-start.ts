@@ -1,5 +1,5 @@
 import type { SoilLedgerRow } from '../../store/soil-ledger';
-import { et0OfRecord } from '../soil/et0-of-day';
+import { bandedEt0OfRecord } from '../soil/et0-bridge';
 import { grossDepthMm } from '../soil/irrigation-evidence';
 import { stateOfRow, unknownState, type LedgerDayInput, type SoilState } from '../soil/ledger-day';
 import { replayLedger } from '../soil/ledger-replay';
@@ -122,7 +122,15 @@ function replay(
   const days: LedgerDayInput[] = dates.map((date) => ({
     date,
     weather: ctx.weather_days.get(date),
-    et0: ctx.record_et0.get(date) ?? et0OfRecord(ctx.weather_days.get(date), date, ctx.et0_method, site),
+    et0:
+      ctx.record_et0.get(date) ??
+      bandedEt0OfRecord(
+        date,
+        (d) => ctx.weather_days.get(d),
+        (d, n) => ctx.cal.addDays(d, n),
+        ctx.et0_method,
+        site,
+      ),
     irrigation: irrigation.get(date),
     declaration: null,
   }));

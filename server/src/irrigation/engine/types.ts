@@ -1,5 +1,6 @@
 import type { RaincheckConfig } from '../../config/schema';
 import type { ForecastSnapshot } from '../../forecast/types';
+import type { ArchiveSkill } from '../../forecast/skill';
 import type { CurrentWeatherSample } from '../../weather/weather-service';
 import type { WeatherSnapshot } from '../../weather/snapshot';
 import type { ControlsState } from '../controls/types';
@@ -43,6 +44,8 @@ export interface EngineInput {
    * forecast's day-ahead rain promises they recorded judge its skill.
    */
   recentDecisions?: readonly DailyDecision[];
+  /** The forecast's rain skill by lead time for this month, from the forecast archive (forecast/skill.ts). */
+  archiveSkill?: ArchiveSkill;
   /** A persistence database is mounted (controls survive restarts). */
   controlsPersisted: boolean;
   /** Per zone: whether its controller reports a zone running (`running_known` false when it cannot tell). */

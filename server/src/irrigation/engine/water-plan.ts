@@ -42,6 +42,8 @@ import {
   type Affordability,
   type BetDay,
   type Credit,
+  rainFactorAt,
+  rainWeightAt,
 } from '../policy/forecast-policy';
 import { weeklyPlan, type WeeklyPlan } from './weekly-model';
 import type { CompleteZone, ResolvedZone } from './zone-inputs';
@@ -485,7 +487,12 @@ function projectedRainMm(c: DayCase, date: string): number | null {
   const mm = c.ctx.forecast_rain_mm.get(date) ?? null;
   if (mm === null) return null;
   if (c.afford !== null && !c.afford.affordable) return 0;
-  return mm * c.ctx.skill.factor;
+  return mm * skillFactorAt(c.ctx, date);
+}
+
+/** The skill's factor on a plan day's bias-scaled forecast rain (policy: rainFactorAt). */
+function skillFactorAt(ctx: EngineContext, date: string): number {
+  return rainFactorAt(ctx.skill, Math.max(0, ctx.dates.indexOf(date)), ctx.bias.multiplier);
 }
 
 /** The policy's range rule: a range opened by missing evidence that could pass the allowance is due. */
@@ -698,7 +705,7 @@ function rainBetGate(c: DayCase): Gate | null {
     start_hi_mm: c.range.hi,
     raw_mm: c.z.capacity.raw_mm,
     allowance_mm: c.allowance,
-    bias_multiplier: c.ctx.bias.multiplier * c.ctx.skill.factor,
+    bias_multiplier: rainWeightAt(c.ctx.skill, c.d, c.ctx.bias.multiplier),
     rain_cap_mm: c.z.rain_cap_mm,
     days: betDays(c),
   });
@@ -715,6 +722,7 @@ function betDays(c: DayCase): BetDay[] {
     const rainIn = day?.precip_sum_in;
     return {
       date_local: date,
+      weight: rainWeightAt(c.ctx.skill, Math.max(0, c.ctx.dates.indexOf(date)), c.ctx.bias.multiplier),
       rain_mm: typeof rainIn === 'number' && Number.isFinite(rainIn) && rainIn >= 0 ? rainIn * 25.4 : null,
       probability_pct: percentOrNull(day?.precip_probability_max),
       etc_mm: forecastEtc(c.z, date, c.ctx.et0_by_date.get(date), c.ctx.lat),
@@ -797,7 +805,7 @@ function todayCredit(z: CompleteZone, ctx: EngineContext, affordable: boolean): 
     {
       forecast_present: ctx.forecast_present,
       next24h_mm: ctx.next24h_rain_mm,
-      bias_multiplier: ctx.bias.multiplier * ctx.skill.factor,
+      bias_multiplier: rainWeightAt(ctx.skill, 0, ctx.bias.multiplier),
       rain_cap_mm: z.rain_cap_mm,
       affordable,
     },
@@ -812,7 +820,7 @@ function laterCredit(
   date: string,
   afford: Affordability | null,
 ): Credit {
-  const mm = Math.min(z.rain_cap_mm, (ctx.forecast_rain_mm.get(date) ?? 0) * ctx.skill.factor);
+  const mm = Math.min(z.rain_cap_mm, (ctx.forecast_rain_mm.get(date) ?? 0) * skillFactorAt(ctx, date));
   if (afford !== null && !afford.affordable)
     return { mm: 0, source: 'none', code: afford.code, reason: afford.reason };
   return { mm, source: mm > 0 ? 'bias_forecast' : 'none', code: 'credit', reason: '' };
@@ -861,6 +869,7 @@ const RANGE_WHY: Record<string, string> = {
   start_unknown: 'nothing has proven the root zone full since',
   rain_unknown: 'rain unknown since',
   et0_unknown: 'ET0 unknown since',
+  et0_estimated: 'ET0 estimated from bridged inputs since',
   irrigation_unknown: 'irrigation amount unknown since',
 };
 

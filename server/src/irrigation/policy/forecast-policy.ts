@@ -1,4 +1,5 @@
 import type { Wording } from '../../core/units/quantities';
+import { judgePromise, type ArchiveSkill, type LeadSkill } from '../../forecast/skill';
 import type { RuleId, RuleResult, SkipRules } from '../skip/rules';
 
 /**
@@ -177,6 +178,8 @@ export interface BetDay {
   probability_pct: number | null;
   /** Forecast ETc of the whole day (null when unknown). */
   etc_mm: number | null;
+  /** The skill's weight on this day's rain (its lead's, withLeadSkill); absent: the input's bias_multiplier. */
+  weight?: number;
 }
 
 export interface RainBet {
@@ -211,7 +214,7 @@ export function findRainBet(input: BetInput): RainBet | null {
     const credited = skillWeightedRainMm(
       day.rain_mm,
       day.probability_pct,
-      input.bias_multiplier,
+      day.weight ?? input.bias_multiplier,
       input.rain_cap_mm,
     );
     if (credited !== null && credited > 0 && credited >= BET_REFILL_SHARE * depletion) {
@@ -367,14 +370,8 @@ export function freezeWithoutForecast(
 /** Days of recorded promises the skill looks back over. */
 export const SKILL_LOOKBACK_DAYS = 30;
 
-/** A day-ahead promise counts when its probability-weighted rain reaches this (mm). */
-export const SKILL_INFORMATIVE_MM = 2;
-
 /** Below this hit rate the forecast's rain is not counted at all: its bets lose more often than they win. */
 export const MIN_TRUSTED_HIT_RATE = 0.5;
-
-/** A promise is kept when the measured rain reaches this share of the weighted promise (and at least 1 mm). */
-export const SKILL_KEPT_SHARE = 0.25;
 
 /** What the forecast promised for a date the day before (recorded with that day's decision). */
 export interface Promise {
@@ -393,6 +390,23 @@ export interface ForecastSkill {
   promised_days: number;
   kept_days: number;
   reason: string;
+  /**
+   * Per lead day from the forecast archive for this month (lead 0 today, 1
+   * tomorrow, ...): the weight on that day's forecast rain. Absent days (and
+   * a lead whose archive band is under-trained) take the rolling figure.
+   */
+  by_lead?: LeadWeight[];
+}
+
+export interface LeadWeight {
+  lead_days: number;
+  /** Multiplies the forecast rain (with the probability): hit-rate factor x amount bias. */
+  weight: number;
+  hit_rate: number;
+  amount_bias: number | null;
+  promised_days: number;
+  source: 'archive' | 'rolling';
+  reason: string;
 }
 
 /**
@@ -409,11 +423,12 @@ export function forecastSkill(
   let kept = 0;
   for (const p of promises) {
     const weighted = skillWeightedRainMm(p.precip_mm, p.probability_pct, 1, Infinity);
-    if (weighted === null || weighted < SKILL_INFORMATIVE_MM) continue;
     const measured = measuredMm(p.date_local);
-    if (measured === null) continue;
+    if (weighted === null || measured === null) continue;
+    const verdict = judgePromise(weighted, measured);
+    if (verdict === 'uninformative') continue;
     promised += 1;
-    if (measured >= Math.max(1, SKILL_KEPT_SHARE * weighted)) kept += 1;
+    if (verdict === 'kept') kept += 1;
   }
   const hitRate = (kept + 1) / (promised + 1);
   const factor = hitRate < MIN_TRUSTED_HIT_RATE ? 0 : hitRate;
@@ -430,6 +445,99 @@ export function forecastSkill(
           ? `${kept_text}: below ${MIN_TRUSTED_HIT_RATE * 100} %, its rain is not counted`
           : `${kept_text}: its rain counts at ${Math.round(factor * 100)} %`,
   };
+}
+
+/**
+ * The skill by lead time and month: a lead whose archive band for this month
+ * is trained (forecast/skill.ts) weighs its forecast rain by that band's hit
+ * rate (0 below MIN_TRUSTED_HIT_RATE) times its amount bias, in place of the
+ * rolling day-ahead factor and the month's day-ahead bias. Leads past the
+ * archive's (47 h) take the lowest trained weight of the archive and the
+ * rolling figure: skill only falls with lead time. An under-trained band
+ * keeps the rolling figure and says so. The archive is persisted, so a
+ * restart reads the same weights.
+ */
+export function withLeadSkill(
+  rolling: ForecastSkill,
+  archive: ArchiveSkill | null,
+  monthBias: number,
+  leads: number,
+): ForecastSkill {
+  const rollingWeight = rolling.factor * monthBias;
+  const bands = new Map((archive?.by_lead ?? []).map((b) => [b.lead_days, b]));
+  const trained = [...bands.values()].filter((b) => b.trained).map((b) => archiveWeight(b));
+  const by_lead = Array.from({ length: leads }, (_, lead): LeadWeight => {
+    const band = bands.get(lead);
+    if (band?.trained)
+      return {
+        ...leadFigures(band),
+        weight: archiveWeight(band),
+        source: 'archive',
+        reason: bandReason(band),
+      };
+    if (!band && trained.length > 0) {
+      const weight = Math.min(rollingWeight, ...trained);
+      return {
+        lead_days: lead,
+        weight,
+        hit_rate: rolling.hit_rate,
+        amount_bias: null,
+        promised_days: rolling.promised_days,
+        source: 'rolling',
+        reason: `past the archive's leads: the lowest of its trained weights and the rolling figure (${pct(weight)})`,
+      };
+    }
+    const short = band
+      ? `the archive's ${band.lead_hours[0]}-${band.lead_hours[1]} h band is under-trained this month (${band.promised_days} of ${archive?.min_days ?? 0} days)`
+      : 'no archive figures';
+    return {
+      lead_days: lead,
+      weight: rollingWeight,
+      hit_rate: rolling.hit_rate,
+      amount_bias: null,
+      promised_days: rolling.promised_days,
+      source: 'rolling',
+      reason: `${short}: the rolling day-ahead figure (${rolling.reason})`,
+    };
+  });
+  return { ...rolling, by_lead };
+}
+
+/** The weight on a plan day's forecast rain `lead` days ahead: its lead's, else the rolling factor x the month's bias. */
+export function rainWeightAt(skill: ForecastSkill, lead: number, monthBias: number): number {
+  return skill.by_lead?.find((l) => l.lead_days === lead)?.weight ?? skill.factor * monthBias;
+}
+
+/** The factor on rain already scaled by the month's bias: the rolling factor, or an archive lead's weight over that bias. */
+export function rainFactorAt(skill: ForecastSkill, lead: number, monthBias: number): number {
+  const l = skill.by_lead?.find((x) => x.lead_days === lead);
+  // The rolling figure itself is returned as is (no round trip through the division).
+  if (!l || l.weight === skill.factor * monthBias) return skill.factor;
+  return monthBias > 0 ? l.weight / monthBias : 0;
+}
+
+function archiveWeight(band: LeadSkill): number {
+  return (band.hit_rate < MIN_TRUSTED_HIT_RATE ? 0 : band.hit_rate) * band.amount_bias;
+}
+
+function leadFigures(band: LeadSkill) {
+  return {
+    lead_days: band.lead_days,
+    hit_rate: band.hit_rate,
+    amount_bias: band.amount_bias,
+    promised_days: band.promised_days,
+  };
+}
+
+function bandReason(band: LeadSkill): string {
+  const kept = `the archive's ${band.lead_hours[0]}-${band.lead_hours[1]} h forecasts kept ${band.kept_days} of ${band.promised_days} rain promises this month, with ${pct(band.amount_bias)} of the promised amount`;
+  return band.hit_rate < MIN_TRUSTED_HIT_RATE
+    ? `${kept}: below ${MIN_TRUSTED_HIT_RATE * 100} %, its rain is not counted`
+    : `${kept}: its rain counts at ${pct(archiveWeight(band))}`;
+}
+
+function pct(x: number): string {
+  return `${Math.round(x * 100)} %`;
 }
 
 // ---- missing measured evidence ----

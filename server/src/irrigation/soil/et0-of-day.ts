@@ -16,6 +16,8 @@ export interface RecordEt0 {
   reason: string;
   /** Input -> origin (`station`, `model_archive`, `none`). */
   inputs: Record<string, string>;
+  /** Bounds of the day's ET0 for the ledger when it is bridged or unknown (et0-bridge.ts); absent or null otherwise. */
+  band_mm?: [number, number] | null;
 }
 
 export interface Et0Site {

@@ -19,7 +19,8 @@ import { depthBasis, grossDepthMm, type DayIrrigation } from './irrigation-evide
  * day's start: it is newer evidence than anything carried into the day.
  *
  * A range keeps the reason it opened with (`start_unknown` before anything
- * was known, `rain_unknown`, `et0_unknown`, `irrigation_unknown`) and the date
+ * was known, `rain_unknown`, `et0_unknown`, `et0_estimated` for an ET0 from
+ * bridged inputs (soil/et0-bridge.ts), `irrigation_unknown`) and the date
  * it opened, until water in reaches its upper bound and it collapses.
  */
 
@@ -69,13 +70,27 @@ export function ledgerDay(
   const net = gross * settings.capture_efficiency;
   const rain = input.weather?.rain_mm ?? null;
   const kc = kcOf(zone, input.date, settings.lat);
+  const band = input.et0.band_mm ?? null;
   const day = rootZoneDay(
     { lo: from.lo, hi: from.hi },
-    { et0_mm: input.et0.et0_mm, kc, sun_factor: zone.sun_factor, rain_mm: rain, net_irrigation_mm: net },
+    {
+      et0_mm: input.et0.et0_mm,
+      kc,
+      sun_factor: zone.sun_factor,
+      rain_mm: rain,
+      net_irrigation_mm: net,
+      et0_band_mm: band ? { lo: band[0], hi: band[1] } : null,
+    },
     { taw_mm: taw, raw_mm: raw, rain_cap_mm: zone.rain_cap_mm },
   );
   const exact = isExact(day.end);
-  const opened = exact ? null : isExact(day.start) ? openedBy(day.missing) : from.reason;
+  const opened = exact
+    ? null
+    : isExact(day.start)
+      ? band && input.et0.et0_mm !== null && day.missing.length === 0
+        ? 'et0_estimated'
+        : openedBy(day.missing)
+      : from.reason;
   const state: SoilState = {
     lo: day.end.lo,
     hi: day.end.hi,
@@ -112,6 +127,7 @@ export function ledgerDay(
       sun_factor: zone.sun_factor,
       et0_reason: input.et0.reason,
       et0_inputs: input.et0.inputs,
+      ...(band ? { et0_band_mm: band } : {}),
       anchor: declared ? anchorOf(declared, from) : null,
       irrigation_metered_gal: irrigation && basis.startsWith('meter') ? r3(irrigation.metered_gal) : null,
     },

@@ -10,7 +10,8 @@ import type { Store } from '../../store/store';
 import type { DailyWeather } from '../../store/weather-days';
 import { resolveZones, type CompleteZone } from '../engine/zone-inputs';
 import { localCalendar, type LocalCalendar } from '../skip/local-days';
-import { et0OfRecord, type RecordEt0 } from './et0-of-day';
+import { type RecordEt0 } from './et0-of-day';
+import { bandedEt0OfRecord, RECENT_DAYS } from './et0-bridge';
 import { dailyIrrigation } from './irrigation-evidence';
 import { stateOfRow, unknownState, type LedgerDayInput, type SoilState } from './ledger-day';
 import { replayLedger } from './ledger-replay';
@@ -243,7 +244,10 @@ export class SoilLedgerService implements Module {
     const store = this.deps.store;
     const dates: string[] = [];
     for (let d = from; d <= to; d = cal.addDays(d, 1)) dates.push(d);
-    const weather = new Map(this.deps.record.days(from, to).map((w) => [w.date_local, w]));
+    // The days before `from` too: a day's ET0 band looks back at them (et0-bridge.ts).
+    const weather = new Map(
+      this.deps.record.days(cal.addDays(from, -RECENT_DAYS), to).map((w) => [w.date_local, w]),
+    );
     const runs = store.runs.listWindow(cal.dayStart(from), cal.dayEnd(to), zone.slug);
     const irrigation = dailyIrrigation(zone.slug, runs, cal, zone.config.area_sqft ?? null);
     const declarations = latestByDate([
@@ -257,7 +261,16 @@ export class SoilLedgerService implements Module {
     const method = applied.config.engine.et0_method as Et0Method;
     return dates.map((date) => {
       let dayEt0 = et0.get(date);
-      if (!dayEt0) et0.set(date, (dayEt0 = et0OfRecord(weather.get(date), date, method, site)));
+      if (!dayEt0) {
+        dayEt0 = bandedEt0OfRecord(
+          date,
+          (d) => weather.get(d),
+          (d, n) => cal.addDays(d, n),
+          method,
+          site,
+        );
+        et0.set(date, dayEt0);
+      }
       return {
         date,
         weather: weather.get(date),

@@ -60,13 +60,16 @@ export const REALISTIC_SKILL: SkillModel = {
   dryProbability: 10,
 };
 
-/** The file's own rain as the forecast: certain when it fell, 0 % when it did not (null stays null). */
+/** The file's own rain and temperatures as the forecast: rain certain when it fell, 0 % when it did not (null stays null). */
 export function perfectForecast(days: readonly WthDay[], range: GenerateRange): IssuedDay[] {
   return eachIssue(days, range, (issued, target, day) => ({
     issued,
     target,
     precip_mm: day.rain_mm,
     precip_probability: day.rain_mm === null ? null : day.rain_mm > 0 ? 100 : 0,
+    // A model forecasts temperatures every day: they do not go missing with a station sensor.
+    tmax_c: day.tmax_c,
+    tmin_c: day.tmin_c,
   }));
 }
 

@@ -1,6 +1,7 @@
 import { formatDateTime, formatDuration } from '../../lib/time';
 import { localizeUnits, type UnitSystem } from '../../lib/unit-format';
 import type { IrrigationSnapshot, WaterPlanDay, ZoneVerdict } from '../zones/irrigation-types';
+import { standingKindOf, type StandingKind } from '../zones/zone-standing';
 import type { ForecastSnapshot } from './weather-types';
 
 /**
@@ -132,33 +133,16 @@ function standing(row: ZoneVerdict, view: TextView): ZoneStanding {
 
 export function zoneStandings(snapshot: IrrigationSnapshot | null, view: TextView = {}): ZoneStandings {
   const out: ZoneStandings = { watering: [], waiting: [], held: [], unknown: [], notDue: [] };
-  for (const row of snapshot?.zone_verdicts ?? []) {
-    const place =
-      row.verdict === 'water' && row.planned_seconds > 0
-        ? out.watering
-        : row.water_need === 'unknown'
-          ? out.unknown
-          : row.water_need === 'due'
-            ? WAITING_FOR_RAIN.has(row.reason_code)
-              ? out.waiting
-              : out.held
-            : out.notDue;
-    place.push(standing(row, view));
-  }
+  const places: Record<StandingKind, ZoneStanding[]> = {
+    watering: out.watering,
+    waiting: out.waiting,
+    held: out.held,
+    unknown: out.unknown,
+    not_due: out.notDue,
+  };
+  for (const row of snapshot?.zone_verdicts ?? []) places[standingKindOf(row)].push(standing(row, view));
   return out;
 }
-
-/**
- * Reason codes of a due soil zone that waits for forecast rain (the engine's
- * policy, docs/irrigation.md "Deciding under uncertainty").
- */
-const WAITING_FOR_RAIN: ReadonlySet<string> = new Set([
-  'forecast_rain_expected',
-  'rain_today_forecast',
-  'rain_next_4h',
-  'tomorrow_rain',
-  'rain_3day',
-]);
 
 function names(zones: ZoneStanding[]): string {
   const list = zones.map((z) => z.name);

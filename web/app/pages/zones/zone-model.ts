@@ -61,8 +61,12 @@ export interface Gauge {
   rangePct: [number, number] | null;
   /** Where the trigger sits, 0..100. */
   markPct: number | null;
-  /** True when depletion has reached the trigger. */
-  due: boolean | null;
+  /**
+   * True when depletion has reached the trigger (RAW). Geometry only: whether
+   * the zone is due is the engine's verdict (zone-standing.ts), which may wait
+   * for forecast rain or hold past the trigger.
+   */
+  pastTrigger: boolean | null;
   /** A sentence for the gauge (screen readers and the caption). */
   text: string;
 }
@@ -85,7 +89,7 @@ export function bucketGauge(d: Depletion, fmt: Format): Gauge {
       fillPct: known ? pct(exact) : null,
       rangePct: null,
       markPct: known && d.raw !== null ? pct(d.raw) : null,
-      due: d.raw !== null ? exact >= d.raw : null,
+      pastTrigger: d.raw !== null ? exact >= d.raw : null,
       text: empty
         ? `Completely dry: ${fmt('depth_mm', exact)} below full, all of its ${capacity} · ${trigger}`
         : `${fmt('depth_mm', exact)} dry of ${capacity} · ${trigger}`,
@@ -98,7 +102,7 @@ export function bucketGauge(d: Depletion, fmt: Format): Gauge {
       fillPct: null,
       rangePct: known ? [Math.min(pct(lo), 100 - width), Math.min(pct(lo), 100 - width) + width] : null,
       markPct: known && d.raw !== null ? pct(d.raw) : null,
-      due: d.raw !== null && lo >= d.raw ? true : d.raw !== null && hi < d.raw ? false : null,
+      pastTrigger: d.raw !== null && lo >= d.raw ? true : d.raw !== null && hi < d.raw ? false : null,
       text: `Between ${fmt('depth_mm', lo)} and ${fmt('depth_mm', hi)} dry (exact value unknown) of ${capacity} · ${trigger}`,
     };
   }
@@ -106,7 +110,7 @@ export function bucketGauge(d: Depletion, fmt: Format): Gauge {
     fillPct: null,
     rangePct: null,
     markPct: known && d.raw !== null ? pct(d.raw) : null,
-    due: null,
+    pastTrigger: null,
     text: `Soil water unknown (no bucket can be derived) · ${trigger}`,
   };
 }

@@ -13,6 +13,7 @@ import {
   zoneStateText,
   type Format,
 } from './zone-model';
+import { STANDING_LABELS, type StandingKind } from './zone-standing';
 import './zones.css';
 
 /** Pieces shared by the zone cards (/zones) and the zone page (/zones/<slug>). */
@@ -38,7 +39,26 @@ export function StateBadge({ zone }: { zone: Zone }) {
   );
 }
 
-export function BucketGauge({ zone }: { zone: Zone }) {
+const STANDING_TONE: Record<StandingKind, string> = {
+  watering: 'ok',
+  waiting: '',
+  held: 'warn',
+  unknown: 'warn',
+  not_due: '',
+};
+
+/** The zone's standing today in the engine's words, the same as the dashboard's group (zone-standing.ts). */
+export function StandingBadge({ standing }: { standing: StandingKind | null }) {
+  if (standing === null) return null;
+  return (
+    <span class={`badge ${STANDING_TONE[standing]}`} data-testid="zone-standing" data-standing={standing}>
+      {STANDING_LABELS[standing]}
+    </span>
+  );
+}
+
+/** The soil bucket; `standing` is the engine's verdict (not the gauge's depletion against RAW). */
+export function BucketGauge({ zone, standing }: { zone: Zone; standing: StandingKind | null }) {
   const fmt = useFormat();
   const gauge = bucketGauge(depletionOf(zone), fmt);
   const known = gauge.fillPct !== null || gauge.rangePct !== null;
@@ -46,7 +66,7 @@ export function BucketGauge({ zone }: { zone: Zone }) {
     <div class="bucket">
       <div class="bucket-head">
         <span class="bucket-label">Soil dryness</span>
-        {gauge.due === true && <span class="badge warn">due</span>}
+        <StandingBadge standing={standing} />
       </div>
       <div class={`gauge${known ? '' : ' gauge-unknown'}`} aria-hidden="true">
         {gauge.fillPct !== null && <div class="fill" style={{ width: `${gauge.fillPct}%` }} />}
