@@ -69,6 +69,8 @@ import { HaSupport } from './ha/ha-support';
 import { sensorsRoutes } from './http/routes/sensors';
 import { haClaimRoutes } from './http/routes/ha-claim';
 import { IntegrationClaim, settingsUnderClaim } from './ha/integration-claim';
+import { soilProbes } from './irrigation/soil/soil-probes';
+import { soilProbeRoutes } from './http/routes/soil-probes';
 import { createHaPassthroughKind } from './weather/sources/ha/passthrough';
 import { ForecastService } from './forecast/forecast-service';
 import { createForecastFactory } from './forecast/plan';
@@ -295,9 +297,19 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       })
     : null;
   await weatherRecord?.start();
+  const probes = store ? soilProbes(store) : null;
   const soilLedger =
     store && weatherRecord
-      ? new SoilLedgerService({ bus, logger, config: ha.siteConfig, store, record: weatherRecord })
+      ? new SoilLedgerService({
+          bus,
+          logger,
+          config: ha.siteConfig,
+          store,
+          record: weatherRecord,
+          probeCalibration: (sensorId) => probes?.calibrations.get(sensorId) ?? null,
+          learnWetPoint: (sensorId, raw, epoch) =>
+            probes?.calibrations.setPoint(sensorId, 'wet', raw, 'ledger_refill', epoch),
+        })
       : null;
   await soilLedger?.start();
   // Built on the first radar request: most instances never draw a map layer.
@@ -420,6 +432,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ha: ha.irrigationView,
     flow,
     soil: soilLedger,
+    probes: probes?.reader ?? null,
   });
   await irrigation.start();
   await ha.startAdoption(irrigation);
@@ -619,6 +632,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       devicesRoutes(deps),
       sensorsRoutes(deps),
       haClaimRoutes(deps, haClaim, () => mqtt !== null),
+      soilProbeRoutes(deps, probes),
       ingestRoutes(deps),
       forecastRoutes(deps),
       radarRoutes(radarService),

@@ -141,6 +141,7 @@ describe('GET /sensors/soil', () => {
         name: 'sensor.bed_soil',
         value_pct: null,
         observed_epoch: expect.any(Number),
+        zone: null,
       },
       {
         id: 'ha:sensor.garden_soil',
@@ -148,6 +149,7 @@ describe('GET /sensors/soil', () => {
         name: 'Garden soil',
         value_pct: 41.5,
         observed_epoch: Date.parse(T0) / 1000,
+        zone: null,
       },
       {
         id: 'source:console:soil_moisture_pct:1',
@@ -155,6 +157,7 @@ describe('GET /sensors/soil', () => {
         name: 'Soil moisture CH1',
         value_pct: 40,
         observed_epoch: expect.any(Number),
+        zone: null,
       },
       {
         id: 'source:console:soil_moisture_pct:2',
@@ -162,6 +165,7 @@ describe('GET /sensors/soil', () => {
         name: 'Soil moisture CH2',
         value_pct: 56,
         observed_epoch: expect.any(Number),
+        zone: null,
       },
     ]);
     // The legacy prefix serves it too.

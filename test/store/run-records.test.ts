@@ -149,7 +149,7 @@ describe('the stored run records (migration 8)', () => {
 
     const store = Store.open(file, silentLogger());
     try {
-      expect(store.schemaVersion).toBe(9);
+      expect(store.schemaVersion).toBe(latestVersion());
       const ids = store.db.prepare('SELECT id FROM runs ORDER BY id').pluck().all();
       expect(ids).toEqual([1, 2]);
       const id = store.runs.insert(

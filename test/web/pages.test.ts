@@ -110,6 +110,7 @@ describe('app pages', () => {
     ['/history', './'],
     ['/history?days=30', './'],
     ['/tuning', './'],
+    ['/devices', './'],
     ['/settings', './'],
     ['/settings/account', '../'],
   ])('GET %s answers the shell with <base href="%s">', async (page, base) => {

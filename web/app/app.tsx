@@ -16,6 +16,7 @@ const ZonePage = lazyPage<{ slug: string }>(() => import('./pages/zone'));
 const SchedulesPage = lazyPage(() => import('./pages/schedules'));
 const HistoryPage = lazyPage(() => import('./pages/history'));
 const TuningPage = lazyPage(() => import('./pages/tuning'));
+const DevicesPage = lazyPage(() => import('./pages/devices'));
 const SettingsPage = lazyPage<{ section: string | null; onUnitsChange: (units: UnitSystem) => void }>(
   () => import('./pages/settings'),
 );
@@ -29,6 +30,7 @@ const TITLES: Record<Route['page'], string> = {
   schedules: 'Schedules',
   history: 'History',
   tuning: 'Tuning',
+  devices: 'Devices & Sensors',
   settings: 'Settings',
   login: 'Sign in',
   setup: 'Set up',
@@ -156,6 +158,8 @@ export function App() {
         return <HistoryPage />;
       case 'tuning':
         return <TuningPage />;
+      case 'devices':
+        return <DevicesPage />;
       case 'settings':
         return <SettingsPage section={route.section} onUnitsChange={setUnits} />;
       case 'not_found':

@@ -127,6 +127,7 @@ export function demoSeed(
       overrides: {},
       field_source_chains: {},
       history_retention_days: 90,
+      soil_probe_offline_minutes: 180,
     },
     restrictions: [],
     schedules: [],

@@ -348,6 +348,8 @@ function buildSchemas(z: ZodNamespace) {
     restrictions: restrictionsSchema.nullish(),
     /** Days of sensor readings kept for /weather/history and /weather/readings. */
     history_retention_days: z.number().int().min(1).max(3650).default(90),
+    /** A bound soil probe with no reading for this long is offline (irrigation/soil/probe-evidence.ts). */
+    soil_probe_offline_minutes: z.number().int().min(10).max(10080).default(180),
   });
 
   const cidr = z.string().refine(isCidr, 'expected a CIDR such as 192.168.1.0/24 or fd00::/8');

@@ -14,6 +14,7 @@ import { credentialsBody, tokenBody } from '../http/routes/auth';
 import { routesBody, testBody } from '../http/routes/notifications';
 import { subscribeBody, unsubscribeBody } from '../http/routes/push';
 import { scenarioSchema } from '../http/routes/irrigation';
+import { bindingBody, calibrationBody, nameBody } from '../http/routes/soil-probes';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
 import { SOIL_ACTION_BODIES } from '../irrigation/controls/soil-actions';
@@ -118,6 +119,9 @@ function componentSchemas(): Record<string, Json> {
     PushUnsubscribe: schemaOf(unsubscribeBody),
     NotificationRoutes: schemaOf(routesBody),
     NotificationTest: schemaOf(testBody),
+    SoilProbeCalibration: schemaOf(calibrationBody),
+    SoilProbeBinding: schemaOf(bindingBody),
+    SoilProbeName: schemaOf(nameBody),
     ZonePhotoUpload: {
       type: 'object',
       required: ['file'],
@@ -168,6 +172,9 @@ const REQUEST_BODIES: Record<string, Json> = {
   'POST /push/unsubscribe': json('PushUnsubscribe'),
   'PUT /notifications/routes': json('NotificationRoutes'),
   'POST /notifications/test': { ...json('NotificationTest'), required: false },
+  'PUT /sensors/soil/calibration': json('SoilProbeCalibration'),
+  'PUT /sensors/soil/binding': json('SoilProbeBinding'),
+  'PUT /sensors/soil/name': json('SoilProbeName'),
   'POST /zones/photo': {
     required: true,
     content: {
@@ -268,6 +275,22 @@ const QUERY_PARAMETERS: Record<string, Json[]> = {
   'POST /config/rollback': [query('to', { type: 'string' }, 'legacy form of {ts}')],
   'POST /backup/restore': [
     query('dry_run', { type: 'string', enum: ['1'] }, 'check and answer what would change; change nothing'),
+  ],
+  'DELETE /sensors/soil/probe': [
+    query(
+      'sensor_id',
+      { type: 'string' },
+      'the probe to unbind, uncalibrate and unname; 400 invalid_query when absent',
+      true,
+    ),
+  ],
+  'DELETE /sensors/soil/calibration': [
+    query(
+      'sensor_id',
+      { type: 'string' },
+      'the probe (source:<id>:<key>); 400 invalid_query when absent',
+      true,
+    ),
   ],
   'GET /diagnostics': [query('download', { type: 'string', enum: ['1'] }, 'answer as an attachment')],
 };

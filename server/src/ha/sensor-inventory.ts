@@ -293,6 +293,19 @@ export function soilChannels(haStates: readonly HaState[], extras: readonly Extr
   return out.sort((a, b) => compareText(a.id, b.id));
 }
 
+/** Each soil channel with the zone bound to it through `soil_sensor_id` (null: none; first slug when several). */
+export function withBoundZones(
+  channels: readonly SoilChannel[],
+  zones: Readonly<Record<string, { soil_sensor_id?: string | null }>>,
+): (SoilChannel & { zone: string | null })[] {
+  const bound = new Map<string, string>();
+  for (const slug of Object.keys(zones).sort(compareText)) {
+    const id = zones[slug]?.soil_sensor_id;
+    if (id && !bound.has(id)) bound.set(id, slug);
+  }
+  return channels.map((c) => ({ ...c, zone: bound.get(c.id) ?? null }));
+}
+
 /** HA's last report of the value (`last_reported`, 2024.3+), else `last_updated`, in epoch seconds. */
 function haObservedEpoch(state: HaState): number | null {
   for (const stamp of [state.last_reported, state.last_updated]) {

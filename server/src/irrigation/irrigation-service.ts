@@ -18,6 +18,7 @@ import type { EngineInput, EngineOutput } from './engine/types';
 import { computeGuarded, type DegradedControl, type GuardedOutput } from './guarded-compute';
 import type { IrrigationSnapshot } from './snapshot-schema';
 import type { SoilLedgerService } from './soil/soil-ledger-service';
+import type { ProbeReader } from './soil/probe-reader';
 
 /**
  * The irrigation domain's module: gathers the engine's inputs (config, the
@@ -74,6 +75,8 @@ export interface IrrigationServiceDeps {
   flow?: FlowView | null;
   /** The persisted soil ledger; null or absent without a database (the engine replays in memory). */
   soil?: Pick<SoilLedgerService, 'current'> | null;
+  /** The bound soil probes' evidence (soil/probe-reader.ts); null or absent: no probe evidence. */
+  probes?: Pick<ProbeReader, 'evidence'> | null;
 }
 
 /** Parts of the input a simulation may replace. */
@@ -259,6 +262,7 @@ export class IrrigationService implements Module {
       gaugeDailyRain: this.gaugeDailyRain(nowEpoch, timezone),
       controls: this.controls.load(),
       ...(this.deps.soil ? { soil: this.deps.soil.current(nowEpoch) } : {}),
+      ...(this.deps.probes ? { probes: this.deps.probes.evidence(applied.config, nowEpoch) } : {}),
       recentDecisions:
         this.deps.store?.decisions.listDaily(nowEpoch - (SKILL_LOOKBACK_DAYS + 1) * 86400, nowEpoch) ?? [],
       controlsPersisted: this.deps.store !== null,

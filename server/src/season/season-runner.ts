@@ -15,6 +15,7 @@ import { computeIrrigation } from '../irrigation/engine/engine';
 import { IrrigationService } from '../irrigation/irrigation-service';
 import type { IrrigationSnapshot } from '../irrigation/snapshot-schema';
 import { SoilLedgerService } from '../irrigation/soil/soil-ledger-service';
+import { soilProbes } from '../irrigation/soil/soil-probes';
 import { timezoneAt } from '../location/timezone';
 import { Store } from '../store/store';
 import { BACKFILL_DAYS, WeatherRecordService } from '../weather-record/weather-record-service';
@@ -104,6 +105,12 @@ export interface SeasonOptions {
   atDayStart?: (day: { date: string; epoch: number; store: Store }) => void;
   /** Run as the live demo does (demo mode kept, dry-run routes left simulated). */
   demoYard?: boolean;
+  /**
+   * Wire the soil probes as main.ts does (irrigation/soil/soil-probes.ts): bound probes
+   * hold wet zones, and probes calibrated in the store reconcile the ledger. Off by
+   * default, so a replay's probe readings are only read where it asks.
+   */
+  soilProbes?: boolean;
   /** An owner who applies each tuning recommendation on the day it appears. */
   acceptRecommendations?: boolean;
   onAccepted?: (accepted: AcceptedRecommendation) => void;
@@ -214,7 +221,15 @@ async function boot(
   let backfilled = false;
   void record.settled().then(() => (backfilled = true));
   while (!backfilled) await fake.tickAsync(0);
-  const soil = new SoilLedgerService({ bus, logger, config: applied, store, record });
+  const probes = options.soilProbes ? soilProbes(store) : null;
+  const soil = new SoilLedgerService({
+    bus,
+    logger,
+    config: applied,
+    store,
+    record,
+    ...(probes ? { probeCalibration: (id: string) => probes.calibrations.get(id) } : {}),
+  });
   await soil.start();
   let dispatcher: Dispatcher | null = null;
   const controllers = new ControllerManager({
@@ -269,6 +284,7 @@ async function boot(
     },
     compute: computeIrrigation,
     soil,
+    probes: probes?.reader ?? null,
   });
   const scheduler = new Scheduler({
     bus,

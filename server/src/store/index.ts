@@ -3,6 +3,7 @@ export * from './announcements';
 export * from './controls';
 export * from './database';
 export * from './decisions';
+export * from './device-records';
 export * from './flow-alarms';
 export * from './forecast-archive';
 export * from './json';

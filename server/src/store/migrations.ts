@@ -264,6 +264,31 @@ const RUN_RECORDS_SCHEMA = `
   END;
 `;
 
+/** Migration 10: /devices records survive a restart (store/device-records.ts). */
+const DEVICE_RECORDS_SCHEMA = `
+  CREATE TABLE device_records (
+    id              TEXT PRIMARY KEY,
+    kind            TEXT NOT NULL,
+    source_id       TEXT NOT NULL,
+    model           TEXT,
+    serial          TEXT,
+    firmware        TEXT,
+    host            TEXT,
+    battery_v       REAL,
+    rssi_dbm        REAL,
+    last_seen_epoch INTEGER,
+    status_note     TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX device_records_by_source ON device_records (source_id);
+  CREATE TABLE device_channels (
+    device_id       TEXT NOT NULL REFERENCES device_records (id) ON DELETE CASCADE,
+    key             TEXT NOT NULL,
+    last_seen_epoch INTEGER,
+    battery         REAL,
+    PRIMARY KEY (device_id, key)
+  ) WITHOUT ROWID;
+`;
+
 /**
  * Migration 9: `runs.evidence` may say `simulated` (a demo's dry-run valve,
  * whose pretend seconds water the demo's synthetic yard). SQLite cannot change
@@ -405,6 +430,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: 'run evidence may be simulated (the demo yard)',
     up: (db) => db.exec(RUNS_WITH_SIMULATED_EVIDENCE),
+  },
+  {
+    version: 10,
+    name: "devices: each source device's last record and its channels' last seen and battery",
+    up: (db) => db.exec(DEVICE_RECORDS_SCHEMA),
   },
 ];
 

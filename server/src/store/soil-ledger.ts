@@ -61,7 +61,14 @@ export interface SoilLedgerDetail {
   /** Bounds of the day's ET0 when it was bridged or unknown (irrigation/soil/et0-bridge.ts); absent otherwise. */
   et0_band_mm?: [number, number];
   /** A declared state that set this day's start: `owner` or `probe`. */
-  anchor: { source: 'owner' | 'probe'; depletion_mm: number } | null;
+  anchor: {
+    source: 'owner' | 'probe';
+    depletion_mm: number;
+    /** A calibrated probe's own depletion, when the reconciliation step bounded what it set. */
+    probe_depletion_mm?: number;
+    /** The probe (its sensor id) a reconciled day was anchored on. */
+    sensor_id?: string;
+  } | null;
   /** The metered volume behind the day's `meter` depth, US gal (absent on rows before metering counted). */
   irrigation_metered_gal?: number | null;
 }

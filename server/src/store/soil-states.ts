@@ -13,6 +13,14 @@ export interface SoilStateDeclaration {
   source: 'owner' | 'probe';
   epoch: number;
   note: string | null;
+  /**
+   * A calibrated probe's reconciliation (never stored: probe declarations are
+   * derived from readings): the day's start moves toward `depletion_mm` by at
+   * most this much. Absent: the declaration replaces the start.
+   */
+  step_mm?: number;
+  /** The probe behind a reconciliation declaration (derived, never stored). */
+  sensor_id?: string;
 }
 
 export class SoilStatesRepository {

@@ -4,6 +4,7 @@ import { AnnouncementsRepository } from './announcements';
 import { closeDatabase, openDatabase, type Database, type OpenOptions } from './database';
 import { ControlsRepository } from './controls';
 import { DecisionsRepository } from './decisions';
+import { DeviceRecordsRepository } from './device-records';
 import { FlowAlarmsRepository } from './flow-alarms';
 import { ForecastArchiveRepository } from './forecast-archive';
 import { schemaVersion } from './migrations';
@@ -39,6 +40,7 @@ export class Store {
   readonly weatherDays: WeatherDaysRepository;
   readonly soilLedger: SoilLedgerRepository;
   readonly soilStates: SoilStatesRepository;
+  readonly deviceRecords: DeviceRecordsRepository;
 
   constructor(readonly db: Database) {
     this.runs = new RunsRepository(db);
@@ -59,6 +61,7 @@ export class Store {
     this.weatherDays = new WeatherDaysRepository(db);
     this.soilLedger = new SoilLedgerRepository(db);
     this.soilStates = new SoilStatesRepository(db);
+    this.deviceRecords = new DeviceRecordsRepository(db);
   }
 
   /** Throws when the file cannot be opened or migrated; see tryOpenStore for the boot path. */

@@ -51,6 +51,15 @@ export interface DeviceRecord {
   rssi_dbm: number | null;
   last_seen_epoch: number | null;
   status_note: string | null;
+  /** Each sensor the device has reported: when last, and a soil channel's battery (kept across restarts). */
+  channels?: DeviceChannel[];
+}
+
+/** One sensor channel of a device (a gateway's WH51 CH1, its outdoor temperature). */
+export interface DeviceChannel {
+  key: string;
+  last_seen_epoch: number | null;
+  battery: number | null;
 }
 
 /** Everything a source hands over after one message, poll or push. Every part is optional. */

@@ -1,4 +1,5 @@
 import type { AppliedConfig } from '../config/config-types';
+import { channelsSeen, mergeDevice } from './device-merge';
 import { copyPlain } from '../config/json-walk';
 import { sourceKind } from '../config/kinds';
 import type { SourceEntry } from '../config/schema';
@@ -14,6 +15,7 @@ import { fieldSpec, isWeatherField, type WeatherField } from './fields';
 import { isFarFuture, mergeFields, type Selection } from './merge';
 import { buildWeatherSnapshot, type WeatherSnapshot } from './snapshot';
 import type {
+  DeviceChannel,
   DeviceRecord,
   ExtraReading,
   Reading,
@@ -296,7 +298,7 @@ export class WeatherService implements Module {
       lastContactOkEpoch: null,
       lastObservationEpoch: null,
       note: null,
-      devices: new Map(),
+      devices: this.storedDevices(entry.id),
       stationSerial: null,
       hubSerial: null,
       storedAt: new Map(),
@@ -387,7 +389,12 @@ export class WeatherService implements Module {
       this.observed(runtime, strike.epoch, now); // a strike event is an observation too
     }
     for (const extra of batch.extras ?? []) runtime.extras.set(extra.key, extra);
-    for (const device of batch.devices ?? []) runtime.devices.set(device.id, device);
+    for (const device of batch.devices ?? []) {
+      const seen = channelsSeen(device, batch, now);
+      const merged = mergeDevice(runtime.devices.get(device.id), { ...device, channels: seen });
+      runtime.devices.set(device.id, merged);
+      this.persistDevice(merged, seen);
+    }
     if (batch.stationSerial) runtime.stationSerial = batch.stationSerial;
     if (batch.hubSerial) runtime.hubSerial = batch.hubSerial;
     this.persistRaw(runtime, batch, now);
@@ -553,6 +560,26 @@ export class WeatherService implements Module {
   }
 
   /** Raw per-source history: each field and extra at most once a minute. */
+  /** The source's devices as last recorded, so /devices is not empty after a restart. */
+  private storedDevices(sourceId: string): Map<string, DeviceRecord> {
+    try {
+      const stored = this.deps.store?.deviceRecords.forSource(sourceId) ?? [];
+      return new Map(stored.map((d) => [d.id, { ...d, sensors: d.channels.map((c) => c.key) }]));
+    } catch (err) {
+      this.log.warn({ source: sourceId, err: (err as Error).message }, 'device records not read');
+      return new Map();
+    }
+  }
+
+  /** Upserts the device and the channels this message showed; the others keep their rows. */
+  private persistDevice(device: DeviceRecord, seen: DeviceChannel[]): void {
+    try {
+      this.deps.store?.deviceRecords.save({ ...device, channels: seen });
+    } catch (err) {
+      this.log.warn({ device: device.id, err: (err as Error).message }, 'device record not stored');
+    }
+  }
+
   private persistRaw(runtime: SourceRuntime, batch: SourceBatch, now: number): void {
     const store = this.deps.store;
     if (!store) return;

@@ -18,6 +18,7 @@ export const APP_PAGES = [
   '/schedules',
   '/history',
   '/tuning',
+  '/devices',
   '/settings',
   '/settings/:section',
 ] as const;

@@ -61,7 +61,7 @@ describe('computeIrrigation: snapshot shape', () => {
     expect(s.water_level_pct).toBeNull();
     expect(s.restart_required).toBe(false);
     expect(s.restriction_allowed_days).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    expect(s.soil_forecasts.every((f) => f.status === 'uncalibrated')).toBe(true);
+    expect(s.soil_forecasts.every((f) => f.status === 'no_probe')).toBe(true);
     expect(s.timezone).toBe(TZ);
   });
 

@@ -9,7 +9,7 @@ const NAV: { path: string; label: string; pages: Route['page'][] }[] = [
   { path: 'schedules', label: 'Schedules', pages: ['schedules'] },
   { path: 'history', label: 'History', pages: ['history'] },
   { path: 'tuning', label: 'Tuning', pages: ['tuning'] },
-  { path: 'settings', label: 'Settings', pages: ['settings'] },
+  { path: 'settings', label: 'Settings', pages: ['settings', 'devices'] },
 ];
 
 export function Layout({ route, children }: { route: Route; children: ComponentChildren }) {

@@ -11,7 +11,7 @@ export const RETURN_TO_COOKIE = 'raincheck_return_to';
 const MAX_AGE_S = 600;
 /** The cookie that forgets the remembered page. */
 export const EXPIRED_RETURN_TO = `${RETURN_TO_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
-const RETURNABLE_PAGES = new Set(['zones', 'zone', 'history', 'tuning', 'settings']);
+const RETURNABLE_PAGES = new Set(['zones', 'zone', 'history', 'tuning', 'settings', 'devices']);
 
 /** A safe app-relative page path from a cookie header string, or '' (the dashboard). */
 export function returnPathFrom(cookieHeader: string): string {

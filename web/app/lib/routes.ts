@@ -11,6 +11,7 @@ export type Route =
   | { page: 'schedules' }
   | { page: 'history' }
   | { page: 'tuning' }
+  | { page: 'devices' }
   | { page: 'settings'; section: string | null }
   | { page: 'login' }
   | { page: 'setup' }
@@ -24,6 +25,7 @@ export function parseRoute(path: string): Route {
   if (first === 'schedules' && second === undefined) return { page: 'schedules' };
   if (first === 'history' && second === undefined) return { page: 'history' };
   if (first === 'tuning' && second === undefined) return { page: 'tuning' };
+  if (first === 'devices' && second === undefined) return { page: 'devices' };
   if (first === 'settings') return { page: 'settings', section: second ?? null };
   if (first === 'login' && second === undefined) return { page: 'login' };
   if (first === 'setup') return { page: 'setup' };

@@ -1,3 +1,4 @@
+import { Link } from '../components/link';
 import type { UnitSystem } from '../lib/units';
 import { AccountSection } from './settings/account-section';
 import { ConfigSection } from './settings/config-section';
@@ -36,6 +37,10 @@ export default function SettingsPage({
   return (
     <div class="settings-page">
       <h1>Settings{known ? <span class="visually-hidden">: {known.label}</span> : null}</h1>
+      <p>
+        <Link to="devices">Devices &amp; Sensors</Link>: gateways, controllers, soil probes (bind, calibrate,
+        rename, remove) and flow meters.
+      </p>
       <nav aria-label="Settings sections" class="settings-nav">
         <ul>
           {SECTIONS.map((s) => (

@@ -493,6 +493,12 @@ export default function ZonePage({ slug }: { slug: string }) {
                   <Shown text={zone.controller_id ?? null} />
                 </dd>
               </div>
+              <div>
+                <dt>Devices</dt>
+                <dd>
+                  <Link to="devices">Devices &amp; sensors</Link>
+                </dd>
+              </div>
             </dl>
             {reason && <p class="zone-reason muted">{localizeUnits(reason, units)}</p>}
           </div>

@@ -9,6 +9,7 @@ import { scheduleSlug } from '../../config/schedule-config';
 import type { Zone } from '../../irrigation/snapshot-schema';
 import { isoOrNull, type CatalogView, type DeviceRef, type EntityDescriptor } from './descriptor';
 import { weatherEntities } from './weather-entities';
+import { probeEntities } from './probe-entities';
 
 /**
  * The entity catalog: what Raincheck offers Home Assistant right now, derived
@@ -41,6 +42,7 @@ export function entityCatalog(view: CatalogView): EntityDescriptor[] {
     ...serviceEntities(view),
     ...zoneEntities(view),
     ...scheduleEntities(view),
+    ...probeEntities(view),
     ...weatherEntities(Object.keys(view.weather ?? {})),
   ];
 }

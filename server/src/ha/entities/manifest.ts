@@ -36,7 +36,7 @@ export const manifestEntitySchema = z.object({
   requires: z
     .string()
     .describe(
-      'what backs the entity: always, zone:deficit, controller, controller:<capability>, weather:<field>',
+      'what backs the entity: always, zone:deficit, zone:probe, controller, controller:<capability>, weather:<field>',
     ),
   zone: z.string().optional(),
   device_class: z.string().optional(),

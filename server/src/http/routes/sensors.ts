@@ -1,5 +1,5 @@
 import type { HaState } from '../../ha/ha-link';
-import { discoveredRoles, soilChannels } from '../../ha/sensor-inventory';
+import { discoveredRoles, soilChannels, withBoundZones } from '../../ha/sensor-inventory';
 import { ECOWITT_INGEST_KIND, HTTP_WEBHOOK_KIND } from '../../weather/sources/push-kinds';
 import { epochSeconds } from '../../core/clock';
 import type { DomainRoutes, HttpDeps } from '../deps';
@@ -31,7 +31,8 @@ export function sensorsRoutes(deps: HttpDeps): DomainRoutes {
     shared: (scope) => {
       scope.get('/sensors/soil', async () => {
         const { states, ...ha } = await readHaStates(deps);
-        return { ...ha, sensors: soilChannels(states, deps.weather.extras()) };
+        const zones = deps.config.current?.config.zones ?? {};
+        return { ...ha, sensors: withBoundZones(soilChannels(states, deps.weather.extras()), zones) };
       });
 
       scope.get('/sensors/manifest', async () => {

@@ -15,6 +15,8 @@ import type { EngineOutput } from './types';
 import type { ZonePlan } from './water-plan';
 import { soilMath } from './zone-math';
 import { capShortfallMm } from './cap-shortfall';
+import { soilForecastEntry } from '../soil/probe-forecast';
+import { PROBE_HOLD_CODE } from '../soil/probe-hold';
 import { allowanceMm } from '../policy/forecast-policy';
 
 /**
@@ -226,7 +228,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     const verdict =
       seconds > 0
         ? 'water'
-        : p.control_today.decision === 'skip'
+        : p.control_today.decision === 'skip' || code === PROBE_HOLD_CODE
           ? 'skip'
           : skip.verdict === 'skip' && code === skip.reason_code
             ? 'skip'
@@ -283,13 +285,7 @@ export function assembleOutput(a: AssembleArgs): EngineOutput {
     skip_check: skipCheck,
     forecast: { ...a.slice, eto_today_mm: et0Used(ctx, today) },
     seven_day_verdicts: a.seven.map((v) => ({ ...v })),
-    soil_forecasts: plans.map((p) => ({
-      zone: p.zone.slug,
-      status: 'uncalibrated',
-      probe_configured: p.zone.soil_probe_configured,
-      reading_pct: null,
-      curve: null,
-    })),
+    soil_forecasts: plans.map((p) => soilForecastEntry(p, input.probes?.get(p.zone.slug))),
     water_budgets,
     zone_verdicts: zoneVerdicts,
     pause_until_epoch: Math.floor(input.controls.pause_until_epoch),

@@ -36,6 +36,7 @@ import {
 } from '../policy/forecast-policy';
 import { planZone, type SkipLike, type ZonePlan } from './water-plan';
 import { resolveZones } from './zone-inputs';
+import { PROBE_HOLD_CODE, probeHolds } from '../soil/probe-hold';
 
 /**
  * The irrigation engine (spec 2.5, 2.6): a pure function of its input. No
@@ -78,6 +79,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
       ? { start_epoch: win.window.start, finish_epoch: win.window.finish, kind: win.window.kind }
       : null;
 
+  const holds = probeHolds(zones, input.probes);
   const wateredDays = new Set<string>();
   for (const l of ledgers.values()) {
     for (const [date, secs] of l.seconds_by_date) {
@@ -103,7 +105,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     zones: zones.filter((z) => z.complete).map((z) => z.slug),
     watered_days: [...wateredDays].sort(),
     soil_probe_configured: Object.fromEntries(zones.map((z) => [z.slug, z.soil_probe_configured])),
-    soil_probe_holds: {},
+    soil_probe_holds: holds,
     // A demo replay or a cloud model reports live values that nobody measured: the reasons say so.
     unmeasured_fields: Object.entries(input.currentWeather ?? {})
       .filter(([, sample]) => !sample.measured)
@@ -134,10 +136,17 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
       : { verdict: 'unknown', reason_code: 'no_verdict', reason: 'no forecast verdict for the day' };
   });
 
-  // Pass 2: the real plan (each zone's window-closed flag follows its own window, zone-windows.ts).
+  // Pass 2: the real plan (each zone's window-closed flag follows its own window, zone-windows.ts;
+  // a bound probe reading wet holds the zone's next run, soil/probe-hold.ts).
   const closed = todayClosed(ctx, provisional, ledgers);
   const todayWindowClosed = closed.deployment;
-  const plans: ZonePlan[] = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), verdicts, closed.of(z.slug)));
+  const plans: ZonePlan[] = zones.map((z) => {
+    const hold = holds[z.slug];
+    const probeHold: SkipLike | null = hold
+      ? { verdict: 'skip', reason_code: PROBE_HOLD_CODE, reason: hold }
+      : null;
+    return planZone(z, ctx, ledgerOf(z.slug), verdicts, closed.of(z.slug), false, probeHold);
+  });
   const output = assembleOutput({
     ctx,
     plans,

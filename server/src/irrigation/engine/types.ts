@@ -8,6 +8,7 @@ import type { RunRecord } from '../../store/runs';
 import type { DailyDecision } from '../../store/decisions';
 import type { IrrigationSnapshot } from '../snapshot-schema';
 import type { SoilView } from '../soil/soil-ledger-service';
+import type { ProbeEvidence } from '../soil/probe-evidence';
 
 /**
  * Everything the irrigation engine decides from. The engine is a pure
@@ -36,6 +37,8 @@ export interface EngineInput {
    * forecast's past days and the gauge in memory from an unknown start.
    */
   soil?: SoilView;
+  /** Per zone slug: what its bound soil probe says now (soil/probe-reader.ts); absent = no probe evidence. */
+  probes?: ReadonlyMap<string, ProbeEvidence>;
   /**
    * Daily decisions of the last SKILL_LOOKBACK_DAYS days (persisted): the
    * forecast's day-ahead rain promises they recorded judge its skill.

@@ -58,6 +58,8 @@ import type { CompleteZone, ResolvedZone } from './zone-inputs';
  *    global override; a `skip` decides here (reason_code from the control);
  *    then, unless a control forces a run, an override fixed schedule running
  *    the zone that day -> `schedule_override` (schedule/fixed-schedule-plan.ts);
+ * 2a. a bound probe reading wet holds the next run -> `soil_probe_wet`
+ *    (measured evidence, absolute; unless a control forces `run`);
  * 3. dormancy (unless a control forces `run`) -> `dormant`;
  * 4. the model: soil `depletion_unknown` / `not_due`, weekly
  *    `weekly_budget_unset` / `not_session_day` / `budget_met`;
@@ -167,6 +169,8 @@ export function planZone(
   todayWindowClosed = false,
   /** Only today's planned seconds are wanted (the pass that places today's run window). */
   todayOnly = false,
+  /** The probe's hold of the next run (soil/probe-hold.ts): after the controls, before every other gate. */
+  probeHold: SkipLike | null = null,
 ): ZonePlan {
   const controls = ctx.dates.map((date, d) => controlFor(zone.slug, date, d, ctx));
   const trailingDates = Array.from({ length: 7 }, (_, i) => ctx.cal.addDays(ctx.cal.today, -(7 - i)));
@@ -259,7 +263,20 @@ export function planZone(
       reason_code: 'no_verdict',
       reason: 'no verdict for the day',
     };
-    const { c, dayCredit } = dayCase({ z, ctx, d, date, state, control, verdict, weekly, dormant, carry });
+    const { c, dayCredit } = dayCase({
+      z,
+      ctx,
+      d,
+      date,
+      state,
+      control,
+      verdict,
+      weekly,
+      dormant,
+      carry,
+      probeHold,
+      todayWindowClosed,
+    });
     const { forced, isSoil, due, range } = c;
     if (d === 0) {
       todayCreditOf = dayCredit;
@@ -363,6 +380,8 @@ interface DayCaseInput {
   weekly: WeeklyPlan | null;
   dormant: boolean;
   carry: boolean;
+  probeHold: SkipLike | null;
+  todayWindowClosed: boolean;
 }
 
 /** A plan day as the gates read it: the allowance, whether the zone can afford to wait, the credit, the due check. */
@@ -399,6 +418,8 @@ function dayCase(i: DayCaseInput): { c: DayCase; dayCredit: Credit } {
     allowance,
     afford,
     dormant: i.dormant,
+    probeHold: i.probeHold,
+    todayWindowClosed: i.todayWindowClosed,
   };
   return { c, dayCredit };
 }
@@ -511,6 +532,9 @@ interface DayCase {
   /** Whether a soil zone can afford to wait until its next session (null for weekly zones). */
   afford: Affordability | null;
   dormant: boolean;
+  /** A wet bound probe's hold of the next run (soil/probe-hold.ts), null when none. */
+  probeHold: SkipLike | null;
+  todayWindowClosed: boolean;
 }
 
 interface Sizing {
@@ -559,6 +583,7 @@ type GateFn = (c: DayCase, depthMm: number) => Gate | null;
  */
 const GATES: readonly GateFn[] = [
   controlSkipGate,
+  probeHoldGate,
   scheduleOverrideGate,
   dormancyGate,
   soilModelGate,
@@ -591,6 +616,18 @@ function scheduleOverrideGate(c: DayCase): Gate | null {
   if (c.forced) return null;
   const suppressed = c.ctx.fixed.suppressionReason(c.z.slug, c.date);
   return suppressed === null ? null : { code: 'schedule_override', reason: suppressed };
+}
+
+/**
+ * A bound probe reading wet holds the next run (today's, or tomorrow's once
+ * today's window has closed): measured evidence, absolute like the measured
+ * rules, so no forecast bet or note reopens it; only a forced run passes.
+ */
+function probeHoldGate(c: DayCase): Gate | null {
+  const hold = c.probeHold;
+  if (!hold || c.forced) return null;
+  if (c.d !== 0 && !(c.d === 1 && c.todayWindowClosed)) return null;
+  return { code: hold.reason_code, reason: hold.reason };
 }
 
 function dormancyGate(c: DayCase): Gate | null {

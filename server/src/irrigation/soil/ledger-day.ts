@@ -62,14 +62,7 @@ export function ledgerDay(
 ): { row: SoilLedgerRow; state: SoilState } {
   const { taw_mm: taw, raw_mm: raw } = zone.capacity;
   const declared = input.declaration;
-  const from: SoilState = declared
-    ? {
-        lo: clampTo(declared.depletion_mm, taw),
-        hi: clampTo(declared.depletion_mm, taw),
-        reason: null,
-        since: null,
-      }
-    : start;
+  const from: SoilState = declared ? declaredStart(declared, start, taw) : start;
   const irrigation = input.irrigation;
   const seconds = irrigation?.seconds ?? 0;
   const gross = irrigation ? grossDepthMm(irrigation, zone.precip_rate_mm_hr) : 0;
@@ -135,13 +128,40 @@ export function ledgerDay(
       et0_reason: input.et0.reason,
       et0_inputs: input.et0.inputs,
       ...(band ? { et0_band_mm: band } : {}),
-      anchor: declared ? { source: declared.source, depletion_mm: r3(declared.depletion_mm) } : null,
+      anchor: declared ? anchorOf(declared, from) : null,
       irrigation_metered_gal: irrigation && basis.startsWith('meter') ? r3(irrigation.metered_gal) : null,
     },
   };
   // The next day starts from the row as stored (rounded), so a restart that reads it back
   // continues exactly where an uninterrupted run would have.
   return { row, state: stateOfRow(row) };
+}
+
+/**
+ * The day's start under a declaration: the declared depletion, or for a
+ * calibrated probe's reconciliation (`step_mm`), the carried state moved
+ * toward it by at most `step_mm` (a range start is first narrowed to it).
+ */
+function declaredStart(declared: SoilStateDeclaration, start: SoilState, taw: number): SoilState {
+  const target = clampTo(declared.depletion_mm, taw);
+  const step = declared.step_mm;
+  const value =
+    step === undefined ? target : clampTo(Math.min(start.hi + step, Math.max(start.lo - step, target)), taw);
+  return { lo: value, hi: value, reason: null, since: null };
+}
+
+function anchorOf(
+  declared: SoilStateDeclaration,
+  from: SoilState,
+): NonNullable<SoilLedgerRow['detail']['anchor']> {
+  if (declared.step_mm === undefined)
+    return { source: declared.source, depletion_mm: r3(declared.depletion_mm) };
+  return {
+    source: declared.source,
+    depletion_mm: r3(from.lo),
+    probe_depletion_mm: r3(declared.depletion_mm),
+    ...(declared.sensor_id ? { sensor_id: declared.sensor_id } : {}),
+  };
 }
 
 function openedBy(missing: readonly string[]): string {

@@ -1,48 +1,65 @@
 import type { SoilStateDeclaration } from '../../store/soil-states';
 import type { CompleteZone } from '../engine/zone-inputs';
+import { calibratedPct, depletionOfPct, isCalibrated, type ProbeCalibration } from './probe-calibration';
+import { storedChannel, type ProbeChannelRef } from './probe-evidence';
 
 /**
- * A calibrated soil probe as evidence of a zone's start-of-day depletion
- * (pure). Calibrated means the zone says what the probe reads at field
- * capacity (`saturation_pct_soil`) and at the refill point
- * (`target_min_pct_soil`, taken as RAW); between the two, depletion is
- * linear in the reading:
+ * A soil probe as evidence of a zone's start-of-day depletion (pure): the
+ * daily reconciliation of the ledger with the probe.
  *
- *   D = RAW x (saturation - reading) / (saturation - target_min), within [0, TAW]
+ * - A probe calibrated on its own dry and wet points (probe-calibration.ts)
+ *   reads D = TAW x (100 - reading_pct) / 100. Its declaration carries a
+ *   step bound (`step_mm` = PROBE_STEP_FRACTION x TAW): the ledger's carried
+ *   state moves toward the probe by at most that much a day (ledger-day.ts),
+ *   so one odd reading cannot swing the ledger, and a drifted ledger is
+ *   pulled back over a few days. The row's anchor records the probe.
+ * - Legacy: a probe with no calibration on a zone that sets both thresholds
+ *   is read as before this calibration existed (`saturation_pct_soil` as field
+ *   capacity, `target_min_pct_soil` as the refill point RAW:
+ *   D = RAW x (saturation - reading) / (saturation - target_min)) and replaces
+ *   the day's start. Kept so stored ledgers and the tuning loop's probe
+ *   evidence do not change under existing installs; calibrate the probe to
+ *   leave it.
  *
- * The day's first reading in its first two hours is its start state. An
- * uncalibrated probe (either number missing, or saturation not above the
- * refill point) declares nothing: a relative reading is not a depletion.
- * Only channels the service stores as history (`source:<id>:<key>`) can be
- * read; Home Assistant entities (`ha:`) are not stored and give nothing.
+ * The day's first reading in its first two hours is its start state. A probe
+ * with neither declares nothing: a relative reading is not a depletion. Only
+ * stored channels (`source:<id>:<key>`) can be read.
  */
 
-export interface ProbeChannel {
-  source_id: string;
-  field: string;
-}
+export type ProbeChannel = ProbeChannelRef;
 
 const START_WINDOW_S = 2 * 3600;
+/** The most a calibrated probe moves the ledger's carried depletion in a day, as a share of TAW. */
+export const PROBE_STEP_FRACTION = 0.2;
 
-export function probeChannel(zone: CompleteZone): ProbeChannel | null {
-  const id = zone.config.soil_sensor_id ?? null;
-  const match = id ? /^source:([^:]+):(.+)$/.exec(id) : null;
-  if (!match || !calibration(zone)) return null;
-  return { source_id: match[1] as string, field: match[2] as string };
+export function probeChannel(
+  zone: CompleteZone,
+  calibration: ProbeCalibration | null = null,
+): ProbeChannel | null {
+  const channel = storedChannel(zone.config.soil_sensor_id);
+  if (!channel || (!isCalibrated(calibration) && !legacyThresholds(zone))) return null;
+  return channel;
 }
 
-function calibration(zone: CompleteZone): { saturation: number; refill: number } | null {
+function legacyThresholds(zone: CompleteZone): { saturation: number; refill: number } | null {
   const saturation = zone.config.saturation_pct_soil ?? null;
   const refill = zone.config.target_min_pct_soil ?? null;
   if (saturation === null || refill === null || !(saturation > refill)) return null;
   return { saturation, refill };
 }
 
-export function probeDepletionMm(zone: CompleteZone, readingPct: number): number | null {
-  const cal = calibration(zone);
-  if (!cal || !Number.isFinite(readingPct)) return null;
+export function probeDepletionMm(
+  zone: CompleteZone,
+  readingPct: number,
+  calibration: ProbeCalibration | null = null,
+): number | null {
+  if (!Number.isFinite(readingPct)) return null;
+  const taw = zone.capacity.taw_mm;
+  if (isCalibrated(calibration)) return depletionOfPct(calibratedPct(readingPct, calibration) as number, taw);
+  const cal = legacyThresholds(zone);
+  if (!cal) return null;
   const d = (zone.capacity.raw_mm * (cal.saturation - readingPct)) / (cal.saturation - cal.refill);
-  return Math.min(zone.capacity.taw_mm, Math.max(0, d));
+  return Math.min(taw, Math.max(0, d));
 }
 
 /** One declaration per date that has a reading in its first two hours. */
@@ -50,13 +67,15 @@ export function probeDeclarations(
   zone: CompleteZone,
   readings: readonly { epoch: number; value: number }[],
   days: readonly { date: string; start: number }[],
+  calibration: ProbeCalibration | null = null,
 ): SoilStateDeclaration[] {
+  const calibrated = isCalibrated(calibration);
   const out: SoilStateDeclaration[] = [];
   for (const { date, start } of days) {
     const first = readings
       .filter((r) => r.epoch >= start && r.epoch < start + START_WINDOW_S)
       .sort((a, b) => a.epoch - b.epoch)[0];
-    const depletion = first ? probeDepletionMm(zone, first.value) : null;
+    const depletion = first ? probeDepletionMm(zone, first.value, calibration) : null;
     if (first && depletion !== null) {
       out.push({
         zone: zone.slug,
@@ -64,9 +83,21 @@ export function probeDeclarations(
         depletion_mm: depletion,
         source: 'probe',
         epoch: first.epoch,
-        note: `probe ${first.value} %`,
+        note: calibrated
+          ? `probe ${zone.config.soil_sensor_id} ${first.value} % (calibrated ${round1(calibratedPct(first.value, calibration) as number)} %)`
+          : `probe ${first.value} %`,
+        ...(calibrated
+          ? {
+              step_mm: PROBE_STEP_FRACTION * zone.capacity.taw_mm,
+              sensor_id: zone.config.soil_sensor_id ?? '',
+            }
+          : {}),
       });
     }
   }
   return out;
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
 }

@@ -16,6 +16,9 @@ import { dailyIrrigation } from './irrigation-evidence';
 import { stateOfRow, unknownState, type LedgerDayInput, type SoilState } from './ledger-day';
 import { replayLedger } from './ledger-replay';
 import { probeChannel, probeDeclarations } from './probe-state';
+import type { ProbeCalibration } from './probe-calibration';
+import { storedChannel } from './probe-evidence';
+import { refillWetPoint } from './probe-refill';
 
 /**
  * The soil water ledger's module: keeps one row per zone and closed local
@@ -75,6 +78,10 @@ export interface SoilLedgerDeps {
   config: () => AppliedConfig | null;
   store: Store;
   record: WeatherRecordView;
+  /** A probe's dry/wet calibration (probe-calibration-store.ts); absent: no probe is calibrated. */
+  probeCalibration?: (sensorId: string) => ProbeCalibration | null;
+  /** Records a wet point learnt from a refill (probe-refill.ts); absent: nothing is learnt. */
+  learnWetPoint?: (sensorId: string, rawPct: number, epoch: number) => void;
 }
 
 export class SoilLedgerService implements Module {
@@ -131,6 +138,11 @@ export class SoilLedgerService implements Module {
     this.generation += 1;
   }
 
+  /** Evidence outside the bus changed (a probe's calibration): the next read brings the ledger up to date. */
+  invalidate(): void {
+    this.generation += 1;
+  }
+
   /** Stored rows of one zone, `from`..`to` inclusive, oldest first. */
   rows(zone: string, from: string, to: string): SoilLedgerRow[] {
     return this.deps.store.soilLedger.range(zone, from, to);
@@ -157,7 +169,7 @@ export class SoilLedgerService implements Module {
   ): void {
     const store = this.deps.store;
     const yesterday = cal.addDays(cal.today, -1);
-    const signature = paramsSignature(zone, applied);
+    const signature = paramsSignature(zone, applied, this.calibrationOf(zone));
     const zoneFirst = store.soilLedger.firstDate(zone.slug);
     const full =
       store.controls.get(PARAMS_KEY(zone.slug)) !== signature || zoneFirst === null || first < zoneFirst;
@@ -189,6 +201,36 @@ export class SoilLedgerService implements Module {
     }
     store.controls.set(PARAMS_KEY(zone.slug), signature);
     this.replayFrom.delete(zone.slug);
+    this.learnFromRefill(zone, cal, nowEpoch);
+  }
+
+  /** A refill the ledger saw gives an uncalibrated (or refill-calibrated) probe its wet point. */
+  private learnFromRefill(zone: CompleteZone, cal: LocalCalendar, nowEpoch: number): void {
+    const sensorId = zone.config.soil_sensor_id ?? null;
+    const channel = storedChannel(sensorId);
+    if (!sensorId || !channel || !this.deps.learnWetPoint) return;
+    const calibration = this.calibrationOf(zone);
+    if (calibration?.wet_origin === 'owner') return;
+    const from = cal.addDays(cal.today, -LEDGER_REVISION_DAYS - 1);
+    const rows = this.deps.store.soilLedger.range(zone.slug, from, cal.addDays(cal.today, -1));
+    const hours = Math.ceil((nowEpoch - cal.dayStart(from)) / 3600);
+    const readings = this.deps.store.readings
+      .listRecent(nowEpoch, hours, channel.field)
+      .filter((r) => r.source_id === channel.source_id);
+    const found = refillWetPoint(
+      rows,
+      readings,
+      (date) => cal.dayStart(cal.addDays(date, 1)),
+      calibration?.updated_epoch ?? 0,
+    );
+    const dry = calibration?.dry_raw_pct ?? null;
+    if (!found || (dry !== null && found.raw_pct <= dry)) return;
+    this.deps.learnWetPoint(sensorId, found.raw_pct, Math.max(nowEpoch, found.epoch));
+    this.log.info(
+      { zone: zone.slug, sensor: sensorId, wet: found.raw_pct, refill: found.date_local },
+      'probe wet point learnt from a refill',
+    );
+    this.generation += 1;
   }
 
   private dayInputs(
@@ -241,7 +283,8 @@ export class SoilLedgerService implements Module {
   }
 
   private probeStates(zone: CompleteZone, cal: LocalCalendar, dates: string[]): SoilStateDeclaration[] {
-    const channel = probeChannel(zone);
+    const calibration = this.calibrationOf(zone);
+    const channel = probeChannel(zone, calibration);
     if (!channel || dates.length === 0) return [];
     const to = cal.dayEnd(dates.at(-1) as string);
     const hours = Math.ceil((to - cal.dayStart(dates[0] as string)) / 3600);
@@ -252,7 +295,14 @@ export class SoilLedgerService implements Module {
       zone,
       readings,
       dates.map((date) => ({ date, start: cal.dayStart(date) })),
+      calibration,
     );
+  }
+
+  /** The bound probe's calibration; null without a probe or a calibration. */
+  private calibrationOf(zone: CompleteZone): ProbeCalibration | null {
+    const sensorId = zone.config.soil_sensor_id ?? null;
+    return sensorId && this.deps.probeCalibration ? this.deps.probeCalibration(sensorId) : null;
   }
 
   private read(applied: AppliedConfig, cal: LocalCalendar): SoilView {
@@ -307,7 +357,11 @@ function canonical(value: unknown): string {
 }
 
 /** What the zone's rows depend on besides evidence: a change replays the zone whole. */
-function paramsSignature(zone: CompleteZone, applied: AppliedConfig): string {
+function paramsSignature(
+  zone: CompleteZone,
+  applied: AppliedConfig,
+  calibration: ProbeCalibration | null,
+): string {
   const { location } = applied.config.deployment;
   return JSON.stringify([
     zone.species,
@@ -325,5 +379,7 @@ function paramsSignature(zone: CompleteZone, applied: AppliedConfig): string {
     // The demo's simulated water counts only under a demo config: a switch either way replays the
     // ledger (only demo configs add the entry, so a real install's signature is unchanged).
     ...(applied.config.features.demo_mode ? ['demo_yard'] : []),
+    // A probe (re)calibrated reads every stored day differently: the zone replays whole.
+    ...(calibration ? [zone.config.soil_sensor_id, calibration.dry_raw_pct, calibration.wet_raw_pct] : []),
   ]);
 }

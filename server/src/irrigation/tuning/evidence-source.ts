@@ -134,7 +134,8 @@ function ledgerDay(row: SoilLedgerRow): SoilLedgerDay {
     irrigation_net_mm: row.irrigation_net_mm,
     start_range_mm: row.detail.start_range_mm,
     closing_range_mm: closingRange(row),
-    probe_depletion_mm: anchor?.source === 'probe' ? anchor.depletion_mm : null,
+    probe_depletion_mm:
+      anchor?.source === 'probe' ? (anchor.probe_depletion_mm ?? anchor.depletion_mm) : null,
   };
 }
 

@@ -46,6 +46,11 @@ const LAZY_KINDS: { kind: string; label: string; minLiveS?: number; load: Loader
     load: () =>
       (require('./webhook/webhook-source') as typeof import('./webhook/webhook-source')).httpWebhookKind,
   },
+  {
+    kind: 'mqtt_topic',
+    label: 'MQTT topic (soil probe)',
+    load: () => (require('./mqtt/mqtt-topic') as typeof import('./mqtt/mqtt-topic')).mqttTopicKind,
+  },
   // Model output on a 15-minute step, polled every 10 minutes; NWS stations report about hourly.
   {
     kind: 'open_meteo',

@@ -469,6 +469,61 @@ export const LOCAL_SOURCE_KINDS: SourceKindInfo[] = [
     forecast: false,
     priority: 100,
   },
+  {
+    kind: 'mqtt_topic',
+    label: 'MQTT topic (soil probe)',
+    help: 'A soil moisture probe that publishes to an MQTT topic (Zigbee2MQTT, ESPHome, a DIY probe); bind it to a zone on Devices & Sensors.',
+    fields: [
+      {
+        key: 'broker_host',
+        label: 'Broker host',
+        type: 'text',
+        required: true,
+        placeholder: 'e.g. mqtt.local',
+      },
+      {
+        key: 'broker_port',
+        label: 'Broker port',
+        type: 'number',
+        min: 1,
+        max: 65535,
+        placeholder: '1883 (default)',
+        fallback: '1883',
+      },
+      { key: 'username', label: 'Broker user', type: 'text' },
+      { key: 'password', label: 'Broker password', type: 'password', secret: true },
+      { key: 'tls', label: 'Use TLS', type: 'checkbox' },
+      {
+        key: 'topic',
+        label: 'Topic',
+        type: 'text',
+        required: true,
+        placeholder: 'e.g. zigbee2mqtt/bed_probe',
+      },
+      {
+        key: 'value_path',
+        label: 'JSON path of the reading',
+        type: 'text',
+        placeholder: 'e.g. soil_moisture',
+        help: 'Leave empty when the payload is the percentage itself.',
+      },
+      {
+        key: 'battery_path',
+        label: 'JSON path of the battery',
+        type: 'text',
+        placeholder: 'e.g. battery',
+      },
+      {
+        key: 'channel',
+        label: 'Channel name',
+        type: 'text',
+        placeholder: '1 (default)',
+        fallback: '1',
+      },
+    ],
+    forecast: false,
+    priority: 100,
+  },
 ];
 
 /** An entry of GET /config/source_catalog `cloud_sources`. */

@@ -11,6 +11,7 @@ import { sourceOutOfRange } from './source-out-of-range';
 import { sourceStuck } from './source-stuck';
 import { stationOffline } from './station-offline';
 import { zoneDueNotWatered } from './zone-due-not-watered';
+import { soilProbeDisagrees, soilProbeDistrusted, soilProbeOffline } from './soil-probe';
 
 /** Every anomaly detector; each `type` is documented in docs/learning.md. */
 export const DETECTORS: readonly Detector[] = [
@@ -27,4 +28,7 @@ export const DETECTORS: readonly Detector[] = [
   capBindingPastRaw,
   capBindingEverySession,
   restartPending,
+  soilProbeOffline,
+  soilProbeDistrusted,
+  soilProbeDisagrees,
 ];

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { lazySchema } from '../../../core/zod-lazy';
 import type { HaLink, HaState } from '../../../ha/ha-link';
 import { fieldSpec, isWeatherField, WEATHER_FIELDS, type WeatherField } from '../../fields';
-import type { Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
+import type { ExtraReading, Reading, SourceContext, SourceKindDefinition, WeatherSource } from '../../source';
 import { safeParseSourceConfig } from '../../source';
 import { parseHaNumber, toSnapshotUnits } from './units';
 
@@ -38,11 +38,9 @@ export const haPassthroughConfigSchema = lazySchema((z) =>
             .trim()
             .regex(ENTITY_ID, 'must be a Home Assistant entity id such as sensor.outdoor_temperature'),
         )
+        .default({})
         .superRefine((entities, ctx) => {
           const keys = Object.keys(entities);
-          if (keys.length === 0) {
-            ctx.addIssue({ code: 'custom', message: 'map at least one snapshot field to an entity' });
-          }
           for (const key of keys) {
             if (!isWeatherField(key)) {
               ctx.addIssue({
@@ -53,10 +51,33 @@ export const haPassthroughConfigSchema = lazySchema((z) =>
             }
           }
         }),
+      /**
+       * Soil probes: channel name -> a moisture entity (%). Each is published as the
+       * source's soil channel `soil_moisture_pct:<channel>`, kept as history, so a zone
+       * binds it as `source:<source id>:soil_moisture_pct:<channel>`.
+       */
+      soil_entities: z
+        .record(
+          z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'a channel name of letters, digits, - or _'),
+          z
+            .string()
+            .trim()
+            .regex(ENTITY_ID, 'must be a Home Assistant entity id such as sensor.bed_moisture'),
+        )
+        .default({}),
       /** Seconds between get_states re-reads; 0 turns them off (live events only). */
       refresh_s: z.number().int().min(0).max(86_400).default(300),
     })
-    .strict(),
+    .strict()
+    .superRefine((config, ctx) => {
+      if (Object.keys(config.entities).length === 0 && Object.keys(config.soil_entities).length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['entities'],
+          message: 'map at least one snapshot field (or soil channel) to an entity',
+        });
+      }
+    }),
 );
 
 export type HaPassthroughConfig = z.infer<typeof haPassthroughConfigSchema>;
@@ -79,6 +100,8 @@ class HaPassthroughSource implements WeatherSource {
   private readonly configError: string | null;
   /** Entity id -> the fields it feeds (one entity may feed several). */
   private readonly fieldsByEntity = new Map<string, WeatherField[]>();
+  /** Entity id -> the soil channels it feeds. */
+  private readonly soilByEntity = new Map<string, string[]>();
   /** Entity id -> observation time (ms) of the last state published, so an older one never wins. */
   private readonly lastObservedMs = new Map<string, number>();
   private readonly warned = new Set<string>();
@@ -106,6 +129,13 @@ class HaPassthroughSource implements WeatherSource {
       fields.push(field);
       this.fieldsByEntity.set(entityId, fields);
     }
+    for (const [channel, entityId] of Object.entries(this.config?.soil_entities ?? {})) {
+      this.soilByEntity.set(entityId, [...(this.soilByEntity.get(entityId) ?? []), channel]);
+    }
+  }
+
+  private entityIds(): string[] {
+    return [...new Set([...this.fieldsByEntity.keys(), ...this.soilByEntity.keys()])];
   }
 
   async start(): Promise<void> {
@@ -134,9 +164,7 @@ class HaPassthroughSource implements WeatherSource {
     if (!link) return false;
     this.link = link;
     this.unbind.push(
-      link.subscribeStates([...this.fieldsByEntity.keys()], (entityId, state) =>
-        this.onState(entityId, state),
-      ),
+      link.subscribeStates(this.entityIds(), (entityId, state) => this.onState(entityId, state)),
       link.onConnectionChange((connected) => {
         if (!this.running) return;
         if (connected) void this.refresh();
@@ -177,25 +205,64 @@ class HaPassthroughSource implements WeatherSource {
     }
     if (!this.running) return;
     const readings: Reading[] = [];
+    const extras: ExtraReading[] = [];
     const found = new Set<string>();
     for (const state of states) {
-      if (!this.fieldsByEntity.has(state.entity_id)) continue;
+      if (!this.fieldsByEntity.has(state.entity_id) && !this.soilByEntity.has(state.entity_id)) continue;
       found.add(state.entity_id);
       readings.push(...this.toReadings(state));
+      extras.push(...this.toSoil(state));
     }
-    for (const entityId of this.fieldsByEntity.keys()) {
+    for (const entityId of this.entityIds()) {
       if (!found.has(entityId))
         this.warnOnce(`missing:${entityId}`, { entity_id: entityId }, 'entity not found in Home Assistant');
     }
-    if (readings.length > 0) this.ctx.sink.publish({ readings });
+    this.publish(readings, extras);
     this.ctx.sink.contact(true);
   }
 
   private onState(entityId: string, state: HaState | null): void {
     if (!this.running) return;
     const readings = state ? this.toReadings(state) : this.removed(entityId);
-    if (readings.length > 0) this.ctx.sink.publish({ readings });
+    this.publish(readings, state ? this.toSoil(state) : []);
     this.ctx.sink.contact(true);
+  }
+
+  private publish(readings: Reading[], extras: ExtraReading[]): void {
+    if (readings.length === 0 && extras.length === 0) return;
+    this.ctx.sink.publish({
+      ...(readings.length > 0 ? { readings } : {}),
+      ...(extras.length > 0 ? { extras } : {}),
+    });
+  }
+
+  /** A soil entity's state as its channels' readings; nothing when HA holds no percentage (never a 0). */
+  private toSoil(state: HaState): ExtraReading[] {
+    const channels = this.soilByEntity.get(state.entity_id);
+    if (!channels) return [];
+    const observedMs = this.observedMs(state);
+    const key = `soil:${state.entity_id}`;
+    const last = this.lastObservedMs.get(key);
+    if (last !== undefined && observedMs <= last) return [];
+    this.lastObservedMs.set(key, observedMs);
+    const value = parseHaNumber(state.state);
+    const unit: unknown = state.attributes?.unit_of_measurement;
+    if (value === null) return [];
+    if (unit !== undefined && unit !== null && unit !== '%') {
+      this.warnOnce(
+        `soil-unit:${state.entity_id}`,
+        { entity_id: state.entity_id, unit },
+        'a soil entity must report %',
+      );
+      return [];
+    }
+    const name = state.attributes?.friendly_name;
+    return channels.map((channel) => ({
+      key: `soil_moisture_pct:${channel}`,
+      value,
+      observedEpoch: Math.floor(observedMs / 1000),
+      label: typeof name === 'string' && name !== '' ? name : `Soil moisture ${channel}`,
+    }));
   }
 
   /** The entity was deleted in HA: its fields have no value from now on. */

@@ -1,3 +1,4 @@
+import { mapSoilChannels, soilChannelSchema } from './soil-channels';
 import { HTTP_WEBHOOK_KIND } from '../push-kinds';
 import { zoneFor } from '../../../core/tz/zone';
 import { DateTime } from 'luxon';
@@ -105,10 +106,14 @@ export const httpWebhookConfigSchema = lazySchema((z) =>
     .looseObject({
       /** Per-source path secret. A secret by its key name. */
       secret: z.string().min(WEBHOOK_SECRET_MIN_LENGTH),
-      fields: z.array(mappingSchema).min(1),
+      fields: z.array(mappingSchema).default([]),
+      soil_channels: z.array(soilChannelSchema).default([]),
       time_path: z.string().regex(DOT_PATH, 'expected a dot path such as "data.time"').nullish(),
     })
     .superRefine((config, ctx) => {
+      if (config.fields.length === 0 && config.soil_channels.length === 0) {
+        ctx.addIssue({ code: 'custom', path: ['fields'], message: 'map at least one field or soil channel' });
+      }
       const seen = new Set<string>();
       config.fields.forEach((mapping, i) => {
         if (seen.has(mapping.field)) {
@@ -155,7 +160,7 @@ export function resolvePath(body: unknown, path: string): { found: boolean; valu
 }
 
 /** A finite number, or a string that is wholly one; otherwise null. */
-function numeric(value: unknown): number | null {
+export function numeric(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*$/.test(value)) {
     return Number(value);
@@ -277,11 +282,14 @@ export class HttpWebhookSource implements IngestSource {
       timezone: this.ctx.location.timezone,
       timePath: this.config.time_path,
     });
-    if (!result.hasNumeric) {
+    const extras = mapSoilChannels(object, this.config.soil_channels, result.observedEpoch, (b, p) =>
+      numeric(resolvePath(b, p).value),
+    );
+    if (!result.hasNumeric && extras.length === 0) {
       this.ctx.sink.contact(false, 'webhook body had no numeric value at any mapped path');
       throw new IngestRejected('webhook_unparseable', 'no mapped path holds a numeric value');
     }
-    const batch = { readings: result.readings };
+    const batch = { readings: result.readings, ...(extras.length > 0 ? { extras } : {}) };
     this.rainGuard.note(batch);
     this.ctx.sink.publish(batch);
     this.ctx.sink.contact(true);
