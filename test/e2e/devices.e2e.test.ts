@@ -136,3 +136,30 @@ it('binds, calibrates, renames and removes a probe', async () => {
   await pwExpect(ch2.getByTestId('probe-calibration')).toHaveText(/dry — %, wet — %/);
   await pwExpect(ch2.locator('h3')).toHaveText('Soil moisture CH2');
 });
+
+it('renames the gateway and the controller by a display name; their ids stay', async () => {
+  const { page: p } = await page();
+  await p.goto(new URL('devices', instance.url).href);
+  const gateway = p.locator('[data-device="console:gateway"]');
+  await gateway.getByLabel('Name').fill('Garage console');
+  await gateway.getByRole('button', { name: 'Rename' }).click();
+  await pwExpect(gateway.getByTestId('device-name')).toHaveText('Garage console');
+  await pwExpect(gateway).toHaveText(/console:gateway/);
+
+  const controller = p.locator('[data-device="controller:demo_controller"]');
+  await controller.getByLabel('Name').fill('Back shed valves');
+  await controller.getByRole('button', { name: 'Rename' }).click();
+  await pwExpect(controller.getByTestId('device-name')).toHaveText('Back shed valves');
+
+  const config = await apiCall<{
+    sources: { id: string; name?: string }[];
+    controllers: { id: string; name?: string }[];
+  }>(instance.url, 'api/v1/config');
+  expect(config.body.sources.find((s) => s.name === 'Garage console')?.id).toBe('console');
+  expect(config.body.controllers.find((c) => c.name === 'Back shed valves')?.id).toBe('demo_controller');
+
+  // A blank name drops it: the id shows again.
+  await gateway.getByLabel('Name').fill('');
+  await gateway.getByRole('button', { name: 'Rename' }).click();
+  await pwExpect(gateway.getByTestId('device-name')).toHaveText('console:gateway');
+});

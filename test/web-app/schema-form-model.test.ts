@@ -132,6 +132,14 @@ describe('describeSchema on the served config schema', () => {
     expect(species.kind === 'enum' && species.options).toContain('st_augustine');
     expect(property(root, 'features', 'enable_push')).toMatchObject({ kind: 'boolean', default: true });
     expect(property(root, 'zones', '*', 'display_name')).toMatchObject({ kind: 'string', nullable: true });
+    // The optional display names of sources, controllers and flow meters (the Devices page's Rename).
+    for (const path of [
+      ['sources', '*', 'name'],
+      ['controllers', '*', 'name'],
+      ['controllers', '*', 'flow_meter', 'name'],
+    ]) {
+      expect(property(root, ...path)).toMatchObject({ kind: 'string', nullable: true });
+    }
   });
 
   it('renders arrays of primitives as lists and records of primitives as records', () => {

@@ -63,6 +63,8 @@ export const DEFAULT_RELEASES_URL = 'https://api.github.com/repos/raincheck/rain
 
 /** Zone keys become MQTT topics, HA entity ids and history keys: keep them tame. */
 export const ZONE_SLUG_PATTERN = /^[a-z0-9][a-z0-9_]{0,63}$/;
+/** The longest display name of a source, controller, flow meter (or soil probe). */
+export const DEVICE_NAME_MAX = 80;
 export const ENTRY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /**
@@ -74,6 +76,17 @@ function buildSchemas(z: ZodNamespace) {
   const kindName = z.string().min(1);
   const kindConfig = z.record(z.string(), z.unknown()).default({});
   const optionalText = z.string().nullish();
+  /**
+   * A person's name for a source, controller or flow meter, shown where its id
+   * was; the id stays what zones, probes and history refer to. Same length cap
+   * as a probe's name (PUT /sensors/soil/name).
+   */
+  const deviceName = z
+    .string()
+    .max(DEVICE_NAME_MAX, `a name is ${DEVICE_NAME_MAX} characters at most`)
+    .regex(/\S/, 'a name needs a visible character; remove the key to go back to the id')
+    .nullish()
+    .describe('display name; absent shows the id');
 
   const locationSchema = z.strictObject({
     lat: z.number().min(-90).max(90),
@@ -115,6 +128,7 @@ function buildSchemas(z: ZodNamespace) {
 
   const sourceSchema = z.strictObject({
     id,
+    name: deviceName,
     priority: z.number().int().min(0).max(1000).default(50),
     enabled: z.boolean().default(true),
     kind: kindName,
@@ -130,6 +144,7 @@ function buildSchemas(z: ZodNamespace) {
   const flowMeterSchema = z
     .strictObject({
       kind: z.enum(FLOW_METER_KINDS),
+      name: deviceName,
       /** ha_sensor: the entity whose state is the reading. */
       entity_id: z
         .string()
@@ -191,6 +206,7 @@ function buildSchemas(z: ZodNamespace) {
 
   const controllerSchema = z.strictObject({
     id,
+    name: deviceName,
     default: z.boolean().default(false),
     enabled: z.boolean().default(true),
     kind: kindName,

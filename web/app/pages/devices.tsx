@@ -4,9 +4,12 @@ import { Link } from '../components/link';
 import { api, ApiFailure } from '../lib/api';
 import { formatDateTime } from '../lib/time';
 import { useApi } from '../lib/use-api';
+import { ConfigRename } from './devices/config-rename';
 import {
   configWithoutDevice,
+  deviceName,
   flowMeters,
+  renameTargetOf,
   STATUS_TEXT,
   statusTone,
   type DeviceRecord,
@@ -20,8 +23,8 @@ import './devices/devices.css';
  * health (last seen, battery, signal where the source gives them) and what it
  * feeds. Soil probes carry their actions: bind to a zone, calibrate (dry and
  * wet point from the current reading), rename, remove. Gateways and
- * controllers can be removed here (a whole-config write, as Settings makes);
- * renaming them and flow meters are under Settings.
+ * controllers can be renamed (a display name; the id stays) and removed here,
+ * flow meters renamed: whole-config writes, as Settings makes.
  */
 
 function seen(epoch: number | null): string {
@@ -176,7 +179,15 @@ function ProbeCard({
   );
 }
 
-function DeviceCard({ device, onChanged }: { device: DeviceRecord; onChanged: () => void }) {
+function DeviceCard({
+  device,
+  name,
+  onChanged,
+}: {
+  device: DeviceRecord;
+  name: string | null;
+  onChanged: () => void;
+}) {
   const controller = device.kind === 'controller';
   const [error, setError] = useState<unknown>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -203,9 +214,10 @@ function DeviceCard({ device, onChanged }: { device: DeviceRecord; onChanged: ()
   return (
     <li class="card device-card" data-device={device.id}>
       <div class="spread">
-        <h3>{device.id}</h3>
+        <h3 data-testid="device-name">{name ?? device.id}</h3>
         <span class="badge">{device.kind}</span>
       </div>
+      {name !== null && <p class="muted small">{device.id}</p>}
       <dl class="facts">
         <div>
           <dt>Model</dt>
@@ -244,8 +256,14 @@ function DeviceCard({ device, onChanged }: { device: DeviceRecord; onChanged: ()
         <button type="button" class="danger" disabled={busy} onClick={() => void remove()}>
           Remove
         </button>{' '}
-        <Link to="settings/config">Rename or edit in Settings</Link>
+        <Link to="settings/config">Edit in Settings</Link>
       </p>
+      <ConfigRename
+        target={renameTargetOf(device)}
+        name={name}
+        what={controller ? `Controller ${device.source_id}` : `Source ${device.source_id}`}
+        onChanged={onChanged}
+      />
       {note && <p class="muted small">{note}</p>}
       {error !== null && <ErrorNotice error={error} title="The device could not be removed" />}
     </li>
@@ -300,7 +318,12 @@ export default function DevicesPage() {
         )}
         <ul class="device-list">
           {(devices.data?.devices ?? []).map((device) => (
-            <DeviceCard key={device.id} device={device} onChanged={reload} />
+            <DeviceCard
+              key={`${device.id}|${deviceName(config.data, device) ?? ''}`}
+              device={device}
+              name={deviceName(config.data, device)}
+              onChanged={reload}
+            />
           ))}
         </ul>
       </section>
@@ -311,12 +334,19 @@ export default function DevicesPage() {
         ) : (
           <ul class="device-list">
             {meters.map((m) => (
-              <li class="card device-card" key={m.id}>
-                <h3>Flow meter on {m.where}</h3>
+              <li class="card device-card" key={`${m.id}|${m.name ?? ''}`} data-meter={m.id}>
+                <h3 data-testid="meter-name">{m.name ?? `Flow meter on ${m.where}`}</h3>
+                {m.name !== null && <p class="muted small">Flow meter on {m.where}</p>}
                 <p>Reads {m.reads}.</p>
                 <p class="small">
                   <Link to="settings/config">Configure in Settings</Link>
                 </p>
+                <ConfigRename
+                  target={{ list: 'flow_meter', id: m.id }}
+                  name={m.name}
+                  what={`The flow meter on ${m.where}`}
+                  onChanged={reload}
+                />
               </li>
             ))}
           </ul>

@@ -40,6 +40,7 @@ export interface Probe {
 
 export interface FlowMeterConfig {
   kind: string;
+  name?: string | null;
   entity_id?: string | null;
   topic?: string | null;
   source_id?: string | null;
@@ -47,12 +48,24 @@ export interface FlowMeterConfig {
 }
 
 export interface DevicesConfig {
-  zones?: Record<string, { display_name?: string; flow_meter?: FlowMeterConfig | null }>;
-  controllers?: { id: string; kind: string; flow_meter?: FlowMeterConfig | null }[];
+  zones?: Record<string, { display_name?: string | null; flow_meter?: FlowMeterConfig | null }>;
+  controllers?: { id: string; kind: string; name?: string | null; flow_meter?: FlowMeterConfig | null }[];
+  sources?: { id: string; name?: string | null }[];
+}
+
+/** A gateway's or controller's display name from the config; null when it has none (show the id). */
+export function deviceName(
+  config: DevicesConfig | null,
+  device: Pick<DeviceRecord, 'kind' | 'source_id'>,
+): string | null {
+  const entries = device.kind === 'controller' ? config?.controllers : config?.sources;
+  return entries?.find((e) => e.id === device.source_id)?.name ?? null;
 }
 
 export interface FlowMeterRow {
+  /** `controller:<id>` or `zone:<slug>`: where the meter sits in the config. */
   id: string;
+  name: string | null;
   where: string;
   feeds: string[];
   reads: string;
@@ -66,7 +79,8 @@ export function flowMeters(config: DevicesConfig | null): FlowMeterRow[] {
     if (c.flow_meter)
       rows.push({
         id: `controller:${c.id}`,
-        where: `controller ${c.id}`,
+        name: c.flow_meter.name ?? null,
+        where: `controller ${c.name ?? c.id}`,
         feeds: [],
         reads: readsOf(c.flow_meter),
       });
@@ -75,6 +89,7 @@ export function flowMeters(config: DevicesConfig | null): FlowMeterRow[] {
     if (z.flow_meter)
       rows.push({
         id: `zone:${slug}`,
+        name: z.flow_meter.name ?? null,
         where: `zone ${z.display_name ?? slug}`,
         feeds: [slug],
         reads: readsOf(z.flow_meter),
@@ -117,8 +132,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
  * PUTs it back whole, as Settings does, so validation (a controller that
  * a zone names, a pinned source) answers 422 `config_invalid` and secrets
  * come back by entry id. Null when the config has no such entry (the demo
- * replay source). Renaming is not offered: the id is what zones, pins,
- * probes and stored history refer to.
+ * replay source).
  */
 export function configWithoutDevice(
   config: { [key: string]: Json },
@@ -131,4 +145,69 @@ export function configWithoutDevice(
     (e) => !(typeof e === 'object' && e !== null && !Array.isArray(e) && e['id'] === device.source_id),
   );
   return kept.length === entries.length ? null : { ...config, [list]: kept };
+}
+
+/** What the page's Rename names: a source or controller entry (by id), or a flow meter (by its row id). */
+export type RenameTarget =
+  { list: 'sources' | 'controllers'; id: string } | { list: 'flow_meter'; id: string };
+
+export function renameTargetOf(device: Pick<DeviceRecord, 'kind' | 'source_id'>): RenameTarget {
+  return { list: device.kind === 'controller' ? 'controllers' : 'sources', id: device.source_id };
+}
+
+function isObject(value: Json | undefined): value is { [key: string]: Json } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function withName(entry: { [key: string]: Json }, name: string): { [key: string]: Json } {
+  const { name: _old, ...rest } = entry;
+  return name === '' ? rest : { ...rest, name };
+}
+
+/**
+ * The config with a new display name on a source, controller or flow meter,
+ * for the page's Rename: PUT back whole like Remove, so the server validates
+ * it (422 `config_invalid` for a name over 80 characters). The id never
+ * changes: zones, probes and history refer to it. A blank name drops the key
+ * (the id shows again). Null when the config has no such entry.
+ */
+export function configWithName(
+  config: { [key: string]: Json },
+  target: RenameTarget,
+  name: string,
+): { [key: string]: Json } | null {
+  const trimmed = name.trim();
+  if (target.list === 'flow_meter') return configWithMeterName(config, target.id, trimmed);
+  const entries = config[target.list];
+  if (!Array.isArray(entries)) return null;
+  const at = entries.findIndex((e) => isObject(e) && e['id'] === target.id);
+  const entry = entries[at];
+  if (!isObject(entry)) return null;
+  const next = [...entries];
+  next[at] = withName(entry, trimmed);
+  return { ...config, [target.list]: next };
+}
+
+function configWithMeterName(
+  config: { [key: string]: Json },
+  rowId: string,
+  name: string,
+): { [key: string]: Json } | null {
+  const [owner, key] = [rowId.slice(0, rowId.indexOf(':')), rowId.slice(rowId.indexOf(':') + 1)];
+  if (owner === 'zone') {
+    const zones = config['zones'];
+    const zone = isObject(zones) ? zones[key] : undefined;
+    if (!isObject(zones) || !isObject(zone) || !isObject(zone['flow_meter'])) return null;
+    const meter = withName(zone['flow_meter'], name);
+    return { ...config, zones: { ...zones, [key]: { ...zone, flow_meter: meter } } };
+  }
+  if (owner !== 'controller') return null;
+  const controllers = config['controllers'];
+  if (!Array.isArray(controllers)) return null;
+  const at = controllers.findIndex((c) => isObject(c) && c['id'] === key);
+  const controller = controllers[at];
+  if (!isObject(controller) || !isObject(controller['flow_meter'])) return null;
+  const next = [...controllers];
+  next[at] = { ...controller, flow_meter: withName(controller['flow_meter'], name) };
+  return { ...config, controllers: next };
 }
