@@ -167,6 +167,111 @@ export interface Service {
 }
 
 export async function createService(env: RuntimeEnv, options: ServiceOptions = {}): Promise<Service> {
+  const boot = wireBoot(env, options);
+  const observability = await wireObservability(boot.clock);
+  const core: Core = { env, options, ...boot, bus: observability.bus, health: observability.health };
+  const store = wireStore(core);
+  // Built with the controllers below; the config validator asks them what only the hardware knows (master stations).
+  const liveHardware: LiveHardware = { controllers: null };
+  const config = await wireConfig(core, liveHardware);
+  await startHaLink(core);
+  // Notifications listen from here on: every announcement after boot can reach the owner.
+  const notify = await wireNotify(core, config, store);
+  const ha = await wireHaSupport(core, config, store);
+  const siteTimezone = () => deploymentTimezone(config.current, ha.http.facts());
+  const weather = await wireWeather(core, { ha, store, timed: observability.timed });
+  const forecast = await wireForecast(core, { ha, store, timed: observability.timed });
+  const soil = await wireWeatherRecordAndSoil(core, { ha, store, forecast });
+  const hardware = await wireControllersAndDispatch(core, {
+    config,
+    store,
+    weather,
+    siteTimezone,
+    liveHardware,
+  });
+  const watering = await wireIrrigation(core, { config, ha, store, weather, forecast, soil, hardware });
+  const restarter = wireRestarter(core, watering.irrigation, hardware.dispatcher);
+  const learning = await wireLearning(core, {
+    config,
+    ha,
+    store,
+    weather,
+    forecast,
+    hardware,
+    watering,
+    siteTimezone,
+  });
+  const entities = await wireHaEntities(core, { config, weather, watering });
+  core.health.provide('engine', () => watering.irrigation.engineHealth());
+  const streams = wireStreams(core, { weather, forecast, irrigation: watering.irrigation });
+  const access = wireAuth(core, { store, config, sse: streams.sse });
+  const updates = wireUpdates(core, config, store);
+  const app = await wireHttp(core, {
+    observability,
+    store,
+    config,
+    notify,
+    ha,
+    weather,
+    forecast,
+    soil,
+    hardware,
+    watering,
+    restarter,
+    learning,
+    entities,
+    streams,
+    access,
+    updates,
+  });
+  const lan = wireLan(core, entities.installId);
+  return serviceOf(core, {
+    app,
+    config,
+    store,
+    observability,
+    notify,
+    ha,
+    weather,
+    forecast,
+    soil,
+    hardware,
+    watering,
+    learning,
+    entities,
+    streams,
+    updates,
+    lan,
+  });
+}
+
+/** What every domain's wiring receives: the runtime, the options, and the shared clock, log, bus and health. */
+interface Core extends WiredBoot {
+  readonly env: RuntimeEnv;
+  readonly options: ServiceOptions;
+  readonly bus: EventBus;
+  readonly health: HealthRegistry;
+}
+
+type WiredBoot = ReturnType<typeof wireBoot>;
+type WiredObservability = Awaited<ReturnType<typeof wireObservability>>;
+type WiredSoil = Awaited<ReturnType<typeof wireWeatherRecordAndSoil>>;
+type WiredHardware = Awaited<ReturnType<typeof wireControllersAndDispatch>>;
+type WiredIrrigation = Awaited<ReturnType<typeof wireIrrigation>>;
+type WiredLearning = Awaited<ReturnType<typeof wireLearning>>;
+type WiredHaEntities = Awaited<ReturnType<typeof wireHaEntities>>;
+type WiredStreams = ReturnType<typeof wireStreams>;
+type WiredAuth = ReturnType<typeof wireAuth>;
+type WiredLan = ReturnType<typeof wireLan>;
+/** A source's or model's fetch with its timings fed to the metrics. */
+type TimedFetch = (use: 'weather' | 'forecast') => (kind: string, inner: typeof fetch) => typeof fetch;
+/** The controllers once built (null before): the config validator reads them late. */
+interface LiveHardware {
+  controllers: ControllerManager | null;
+}
+
+/** Clock, log, the Home Assistant link and the registered source and controller kinds. */
+function wireBoot(env: RuntimeEnv, options: ServiceOptions) {
   const clock = options.clock ?? systemClock;
   const logRing = options.logRing ?? new LogRing();
   const logger = options.logger ?? createRootLogger(env.logLevel, { ring: logRing });
@@ -182,17 +287,23 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   registerWithConfigValidator(sourceKinds);
   const controllerKinds = builtinControllerKinds();
   registerControllerKinds(controllerKinds.values());
+  return { clock, logRing, logger, startedAtMs, haLink, sourceKinds, controllerKinds };
+}
 
+/** The event bus, health registry and metrics (with the timed fetch every source and model uses). */
+async function wireObservability(clock: Clock) {
   const bus = new EventBus();
   const health = new HealthRegistry();
   const metrics = new Metrics();
   const metricsFeed = new MetricsFeed({ bus, metrics, health });
   await metricsFeed.start();
-  const timed =
-    (use: 'weather' | 'forecast') =>
-    (kind: string, inner: typeof fetch): typeof fetch =>
-      timedFetch(inner, kind, use, metricsFeed.observeFetch, () => clock.nowMs());
+  const timed: TimedFetch = (use) => (kind, inner) =>
+    timedFetch(inner, kind, use, metricsFeed.observeFetch, () => clock.nowMs());
+  return { bus, health, metrics, metricsFeed, timed };
+}
 
+/** The database, after a crash's leftovers are swept and a staged restore is swapped in. */
+function wireStore({ env, logger, health }: Core): Store | null {
   // Temp files and a restore's work dir a crash left; then a database a restore staged
   // swaps in before the store opens it (ops/restore/staged.ts).
   removeLeftovers(env.dataDir);
@@ -203,15 +314,17 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   }
   const { store, error: storeError } = tryOpenStore(join(env.dataDir, DATABASE_FILE), logger);
   health.set('database', store ? 'ok' : 'unavailable', storeError);
+  return store;
+}
 
-  // Built below; the config validator asks it what only the hardware knows (master stations).
-  let controllersRef: ControllerManager | null = null;
+async function wireConfig(core: Core, liveHardware: LiveHardware): Promise<ConfigService> {
+  const { env, bus, clock, logger, health, options } = core;
   const config = new ConfigService({
     env,
     bus,
     clock,
     logger,
-    liveWarnings: (candidate) => controllersRef?.stationWarnings(candidate) ?? [],
+    liveWarnings: (candidate) => liveHardware.controllers?.stationWarnings(candidate) ?? [],
     ...(options.buildId === undefined ? {} : { buildId: options.buildId }),
   });
   const reportConfigHealth = (): void => {
@@ -221,17 +334,23 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   bus.on('config.changed', reportConfigHealth);
   await config.load();
   reportConfigHealth();
-  if (haLink) {
-    const reportHa = () => {
-      const { status, note } = haLink.subsystemStatus();
-      health.set('ha', status, note);
-    };
-    haLink.onConnectionChange(reportHa);
-    await haLink.start();
-    reportHa();
-    health.provideHa(() => haLink.health());
-  }
-  // Notifications listen from here on: every announcement after boot can reach the owner.
+  return config;
+}
+
+async function startHaLink({ haLink, health }: Core): Promise<void> {
+  if (!haLink) return;
+  const reportHa = () => {
+    const { status, note } = haLink.subsystemStatus();
+    health.set('ha', status, note);
+  };
+  haLink.onConnectionChange(reportHa);
+  await haLink.start();
+  reportHa();
+  health.provideHa(() => haLink.health());
+}
+
+async function wireNotify(core: Core, config: ConfigService, store: Store | null): Promise<NotifyService> {
+  const { env, bus, clock, logger, options } = core;
   const notify = new NotifyService({
     bus,
     clock,
@@ -244,17 +363,29 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ...options.notify,
   });
   await notify.start();
-  // HA location facts (site fallbacks) and retired-helper adoption: ha/ha-support.ts.
+  return notify;
+}
+
+/** HA location facts (site fallbacks) and retired-helper adoption: ha/ha-support.ts. */
+async function wireHaSupport(core: Core, config: ConfigService, store: Store | null): Promise<HaSupport> {
+  const { haLink, bus, clock, logger } = core;
   const ha = new HaSupport({ link: haLink, bus, clock, logger, config: () => config.current, store });
   await ha.start();
+  return ha;
+}
 
+async function wireWeather(
+  core: Core,
+  { ha, store, timed }: { ha: HaSupport; store: Store | null; timed: TimedFetch },
+): Promise<WeatherService> {
+  const { env, bus, clock, logger, health, options } = core;
   const weather = new WeatherService({
     bus,
     clock,
     logger,
     config: ha.siteConfig,
     store,
-    kinds: sourceKinds,
+    kinds: core.sourceKinds,
     modelledKinds: MODELLED_KINDS,
     demo: env.demo,
     fetch: options.fetch ?? httpFetch,
@@ -266,7 +397,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     health.set('weather', weather.sourceHealth().length > 0 ? 'ok' : 'disabled', null);
   reportWeatherHealth();
   bus.on('config.changed', reportWeatherHealth);
+  return weather;
+}
 
+async function wireForecast(
+  core: Core,
+  { ha, store, timed }: { ha: HaSupport; store: Store | null; timed: TimedFetch },
+): Promise<ForecastService> {
+  const { env, bus, clock, logger, health, options } = core;
   const forecast = new ForecastService({
     bus,
     clock,
@@ -284,7 +422,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   });
   await forecast.start();
   health.provide('forecast', () => forecast.health());
-  // The daily weather record and the soil water ledger it feeds (both need the database).
+  return forecast;
+}
+
+/** The daily weather record and the soil water ledger it feeds (both need the database). */
+async function wireWeatherRecordAndSoil(
+  { bus, clock, logger }: Core,
+  { ha, store, forecast }: { ha: HaSupport; store: Store | null; forecast: ForecastService },
+) {
   const weatherRecord = store
     ? new WeatherRecordService({
         bus,
@@ -312,11 +457,22 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
         })
       : null;
   await soilLedger?.start();
-  // Built on the first radar request: most instances never draw a map layer.
-  let radar: RadarService | null = null;
-  const radarService = (): RadarService =>
-    (radar ??= loadRadar({ clock, logger, fetch: options.fetch ?? fetch }));
+  return { weatherRecord, probes, soilLedger };
+}
 
+/** Controllers, flow meters and monitor, the dispatcher and what observes its runs, then open runs reconciled. */
+async function wireControllersAndDispatch(
+  core: Core,
+  deps: {
+    config: ConfigService;
+    store: Store | null;
+    weather: WeatherService;
+    siteTimezone: () => string;
+    liveHardware: LiveHardware;
+  },
+) {
+  const { env, bus, clock, logger, health, options, haLink } = core;
+  const { config, store, weather, siteTimezone } = deps;
   const zoneConfig = (zone: string) => config.current?.config.zones[zone];
   const ledger = new RunLedger(store?.runs ?? null);
   const state = store?.controls ?? null;
@@ -326,13 +482,13 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     clock,
     logger,
     config: () => config.current,
-    kinds: controllerKinds,
+    kinds: core.controllerKinds,
     fetch: options.fetch ?? httpFetch,
     ha: () => haLink,
     forceDryRun: env.demo || env.dryRun,
     busyControllers: () => dispatcher?.busyControllers() ?? new Set(),
   });
-  controllersRef = controllers;
+  deps.liveHardware.controllers = controllers;
   // Flow meters in, metered water and flow alarms out (the dispatcher measures its runs through it).
   const flowMeters = new FlowMeterHub({
     bus,
@@ -354,7 +510,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     activeRuns: () => dispatcher?.activeRuns() ?? new Map(),
     stopZone: (zone, reason) => (dispatcher ? dispatcher.stop(zone, reason) : Promise.resolve()),
   });
-  dispatcher = new Dispatcher({
+  const built = new Dispatcher({
     clock,
     logger,
     bus,
@@ -370,6 +526,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     }),
     masterConfig: () => config.current?.config,
   });
+  dispatcher = built;
   const observer = new RunObserver({
     bus,
     logger,
@@ -377,7 +534,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     zoneConfig,
     clock,
     meter: flow,
-    activeRun: (zone) => dispatcher.activeRuns().get(zone),
+    activeRun: (zone) => built.activeRuns().get(zone),
   });
   // Finished rows are cut to what a controller's own run log holds (OpenSprinkler /jl).
   new RunLogReconciler({ driver: controllers, ledger, zoneConfig, logger, bus }).start();
@@ -397,19 +554,37 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     }));
   });
   observer.start();
-  dispatcher.start();
+  built.start();
   await reconcileOpenRuns({
     clock,
     logger,
     bus,
     ledger,
     driver: controllers,
-    dispatcher,
+    dispatcher: built,
     observer,
     state,
     zoneConfig,
   });
+  return { ledger, state, controllers, flowMeters, flow, dispatcher: built, observer };
+}
 
+/** The irrigation decisions, the adoption of retired HA helpers, the scheduler and the actions users take. */
+async function wireIrrigation(
+  core: Core,
+  deps: {
+    config: ConfigService;
+    ha: HaSupport;
+    store: Store | null;
+    weather: WeatherService;
+    forecast: ForecastService;
+    soil: WiredSoil;
+    hardware: WiredHardware;
+  },
+) {
+  const { env, bus, clock, logger } = core;
+  const { config, ha, store, weather, forecast, soil, hardware } = deps;
+  const { controllers, dispatcher } = hardware;
   const irrigation = new IrrigationService({
     bus,
     clock,
@@ -430,9 +605,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
           : controllers.restartReasons(),
     },
     ha: ha.irrigationView,
-    flow,
-    soil: soilLedger,
-    probes: probes?.reader ?? null,
+    flow: hardware.flow,
+    soil: soil.soilLedger,
+    probes: soil.probes?.reader ?? null,
   });
   await irrigation.start();
   await ha.startAdoption(irrigation);
@@ -442,9 +617,9 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     logger,
     dispatcher,
     driver: controllers,
-    ledger,
+    ledger: hardware.ledger,
     snapshot: () => irrigation.snapshot(),
-    state,
+    state: hardware.state,
     sessionPlans: store?.sessionPlans ?? null,
   });
   await scheduler.start();
@@ -452,20 +627,48 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     irrigation,
     dispatcher,
     clock,
-    soil: soilLedger,
+    soil: soil.soilLedger,
     schedules: scheduleSwitchOf({
       config: () => config.current?.config,
       update: (build, options) => config.update(build, options),
     }),
   });
-  const restarter = new Restarter({
+  return { irrigation, scheduler, actions };
+}
+
+/** POST /system/restart: it waits for no zone to run. */
+function wireRestarter(
+  { env, logger, options }: Core,
+  irrigation: IrrigationService,
+  dispatcher: Dispatcher,
+) {
+  return new Restarter({
     logger,
     runningZones: () => runningZones(irrigation.snapshot(), dispatcher.activeRuns().keys()),
     supervisor: supervisorFrom(env.vars),
     exit: options.exit ?? (() => process.kill(process.pid, 'SIGTERM')),
     fetch: options.fetch ?? fetch,
   });
-  const siteTimezone = () => deploymentTimezone(config.current, ha.http.facts());
+}
+
+/** Tuning (learned from the stored record), its digest, anomalies and the advisor (both load lazily). */
+async function wireLearning(
+  core: Core,
+  deps: {
+    config: ConfigService;
+    ha: HaSupport;
+    store: Store | null;
+    weather: WeatherService;
+    forecast: ForecastService;
+    hardware: WiredHardware;
+    watering: WiredIrrigation;
+    siteTimezone: () => string;
+  },
+) {
+  const { bus, clock, logger, options } = core;
+  const { config, ha, store, weather, forecast, siteTimezone } = deps;
+  const { controllers } = deps.hardware;
+  const { irrigation } = deps.watering;
   const tuning = store
     ? lazyTuningService({
         store,
@@ -527,6 +730,17 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     engine: () => irrigation.latestOutput(),
     anomalies: () => anomalies.list().anomalies,
   });
+  return { tuning, digest, anomalies, advisor };
+}
+
+/** The entity catalogue, the install id, the integration claim and the MQTT publisher (loaded only when set up). */
+async function wireHaEntities(
+  core: Core,
+  deps: { config: ConfigService; weather: WeatherService; watering: WiredIrrigation },
+) {
+  const { env, bus, clock, logger, health, options } = core;
+  const { config, weather } = deps;
+  const { irrigation, actions } = deps.watering;
   const entityView = () => catalogView({ config: () => config.current, irrigation, weather });
   const installId = loadInstallId(env.dataDir);
   const haClaim = IntegrationClaim.inDataDir(env.dataDir);
@@ -548,8 +762,15 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   await mqtt?.start();
   haClaim.onChange(() => mqtt?.settingsChanged());
   if (mqtt) health.provide('mqtt', () => mqtt.health());
-  health.provide('engine', () => irrigation.engineHealth());
+  return { entityView, installId, haClaim, mqtt };
+}
 
+/** The live feeds (SSE) of the weather, forecast and irrigation snapshots, within the HTTP limits. */
+function wireStreams(
+  { bus, logger, options }: Core,
+  deps: { weather: WeatherService; forecast: ForecastService; irrigation: IrrigationService },
+) {
+  const { weather, forecast, irrigation } = deps;
   const limits: HttpLimits = { ...defaultHttpLimits(), ...options.httpLimits };
   const sse = new SseHub(logger, undefined, limits.maxStreams);
   sse.defineFeed('weather', { keepAliveMs: 15_000, current: () => weather.snapshot() });
@@ -558,17 +779,30 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
   bus.on('forecast.snapshot', (snapshot) => sse.publish('forecast', snapshot));
   sse.defineFeed('irrigation', { keepAliveMs: 15_000, current: () => irrigation.snapshot() });
   bus.on('irrigation.snapshot', (snapshot) => sse.publish('irrigation', snapshot));
+  return { limits, sse };
+}
+
+/** Accounts and sessions, the enforced policy and the per-request authenticator; a revocation recheck streams. */
+function wireAuth(
+  { env, bus, clock, logger }: Core,
+  deps: { store: Store | null; config: ConfigService; sse: SseHub },
+) {
   const auth = new AuthService({
-    store,
+    store: deps.store,
     clock,
     logger,
     bus,
     sessionTtlDays: () => policy().session_ttl_days,
   });
-  bus.on('auth.revoked', () => sse.revalidate());
-  const policy = authPolicy(config, auth, env);
+  bus.on('auth.revoked', () => deps.sse.revalidate());
+  const policy = authPolicy(deps.config, auth, env);
   const authenticator = new RequestAuthenticator(auth, policy);
-  const updates = startUpdateCheck({
+  return { auth, policy, authenticator };
+}
+
+/** The opt-in release check (GET /updates). */
+function wireUpdates({ bus, clock, logger, options }: Core, config: ConfigService, store: Store | null) {
+  return startUpdateCheck({
     clock,
     logger,
     bus,
@@ -576,6 +810,40 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     settings: () => updateSettings(config.current?.config.updates),
     state: store?.controls ?? null,
   });
+}
+
+/** The HTTP app: every route with its dependencies, behind the auth gate and the limits. */
+async function wireHttp(
+  core: Core,
+  wired: {
+    observability: WiredObservability;
+    store: Store | null;
+    config: ConfigService;
+    notify: NotifyService;
+    ha: HaSupport;
+    weather: WeatherService;
+    forecast: ForecastService;
+    soil: WiredSoil;
+    hardware: WiredHardware;
+    watering: WiredIrrigation;
+    restarter: Restarter;
+    learning: WiredLearning;
+    entities: WiredHaEntities;
+    streams: WiredStreams;
+    access: WiredAuth;
+    updates: UpdateChecker;
+  },
+) {
+  const { env, clock, logger, health, options, startedAtMs, logRing } = core;
+  const { store, config, notify, ha, weather, forecast, soil, hardware, watering, learning } = wired;
+  const { metrics, metricsFeed } = wired.observability;
+  const { entityView, installId, haClaim, mqtt } = wired.entities;
+  const { limits, sse } = wired.streams;
+  const { auth, policy, authenticator } = wired.access;
+  // Built on the first radar request: most instances never draw a map layer.
+  let radar: RadarService | null = null;
+  const radarService = (): RadarService =>
+    (radar ??= loadRadar({ clock, logger, fetch: options.fetch ?? fetch }));
   const deps: HttpDeps = {
     env,
     clock,
@@ -588,15 +856,15 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     elevation: options.elevation ?? new ElevationClient(),
     weather,
     forecast,
-    irrigation,
-    actions,
-    tuning,
-    anomalies,
-    advisor,
-    soil: soilLedger,
+    irrigation: watering.irrigation,
+    actions: watering.actions,
+    tuning: learning.tuning,
+    anomalies: learning.anomalies,
+    advisor: learning.advisor,
+    soil: soil.soilLedger,
     catalogView: entityView,
-    sourceKinds,
-    controllerKinds,
+    sourceKinds: core.sourceKinds,
+    controllerKinds: core.controllerKinds,
     fetch: options.fetch ?? fetch,
     discoveryListenMs: options.discovery?.listenMs ?? DISCOVERY_LISTEN_MS,
     discoveryPort: options.discovery?.port ?? TEMPEST_PORT,
@@ -613,7 +881,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     ha: ha.http,
     notify,
     ...(options.restoreLimits ? { restoreLimits: options.restoreLimits } : {}),
-    updates,
+    updates: wired.updates,
   };
   const app = createApp(
     logger,
@@ -632,7 +900,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       devicesRoutes(deps),
       sensorsRoutes(deps),
       haClaimRoutes(deps, haClaim, () => mqtt !== null),
-      soilProbeRoutes(deps, probes),
+      soilProbeRoutes(deps, soil.probes),
       ingestRoutes(deps),
       forecastRoutes(deps),
       radarRoutes(radarService),
@@ -645,7 +913,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       pushRoutes(deps),
       notificationsRoutes(deps),
       backupRoutes(deps),
-      systemRoutes(deps, restarter),
+      systemRoutes(deps, wired.restarter),
       diagnosticsRoutes(
         () =>
           new (loadDiagnostics())({
@@ -656,7 +924,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
             config,
             health,
             store,
-            controllers: () => controllers.health(),
+            controllers: () => hardware.controllers.health(),
             fetches: () => metricsFeed.fetches(),
             logRing,
             notifications: notify,
@@ -671,8 +939,14 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     },
   );
   await app.ready();
+  return app;
+}
+
+/** The LAN announcements: mDNS and, in the add-on, the Supervisor's discovery of the integration. */
+function wireLan({ env, logger, options }: Core, installId: string | null) {
   const log = logger.child({ module: 'main' });
-  let listeningPort = env.port;
+  // The port listen() bound (env.port until then): the advertisement carries it.
+  const bound = { port: env.port };
   const mdns = new MdnsAdvertiser({
     logger,
     settings: env.mdns,
@@ -680,7 +954,7 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       installId
         ? {
             uuid: installId,
-            port: listeningPort,
+            port: bound.port,
             apiVersion: API_VERSION,
             basePath: API_PREFIX,
             serviceVersion: SERVICE_VERSION,
@@ -692,7 +966,37 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
     fetch: options.fetch ?? fetch,
     installId,
   });
+  return { log, bound, mdns, supervisorDiscovery };
+}
 
+/** listen() and the graceful stop: streams and connections first, then every module, the store last. */
+function serviceOf(
+  { env, bus, haLink }: Core,
+  wired: {
+    app: Awaited<ReturnType<typeof wireHttp>>;
+    config: ConfigService;
+    store: Store | null;
+    observability: WiredObservability;
+    notify: NotifyService;
+    ha: HaSupport;
+    weather: WeatherService;
+    forecast: ForecastService;
+    soil: WiredSoil;
+    hardware: WiredHardware;
+    watering: WiredIrrigation;
+    learning: WiredLearning;
+    entities: WiredHaEntities;
+    streams: WiredStreams;
+    updates: UpdateChecker;
+    lan: WiredLan;
+  },
+): Service {
+  const { app, config, store, notify, weather, lan } = wired;
+  const { weatherRecord, soilLedger } = wired.soil;
+  const { controllers, flowMeters, flow, dispatcher, observer } = wired.hardware;
+  const { irrigation, scheduler } = wired.watering;
+  const { digest, anomalies } = wired.learning;
+  const { mqtt } = wired.entities;
   return {
     env,
     server: app.server,
@@ -705,20 +1009,20 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await app.listen({ port: env.port, host: env.host });
       const address = app.server.address();
       const port = typeof address === 'object' && address ? address.port : env.port;
-      listeningPort = port;
-      log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
+      lan.bound.port = port;
+      lan.log.info({ host: env.host, port, demo: env.demo, dry_run: env.dryRun }, 'raincheck listening');
       weatherRecord?.backfillSoon(BACKFILL_AFTER_LISTEN_MS);
       // A moment after the start (multicast-dns takes tens of ms to load on a small host): the LAN
       // announcement never delays the first answer.
-      setTimeout(() => void mdns.start(), MDNS_START_DELAY_MS).unref();
-      void supervisorDiscovery?.announce(port);
+      setTimeout(() => void lan.mdns.start(), MDNS_START_DELAY_MS).unref();
+      void lan.supervisorDiscovery?.announce(port);
       return port;
     },
     stop: async () => {
       // Streams never end on their own: close them first so the server can.
-      sse.closeAll();
-      await mdns.stop();
-      await supervisorDiscovery?.stop();
+      wired.streams.sse.closeAll();
+      await lan.mdns.stop();
+      await lan.supervisorDiscovery?.stop();
       // Requests in flight get a grace period; one a client never finishes (a slow body) does not hold the stop.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       cutOff.unref();
@@ -738,15 +1042,15 @@ export async function createService(env: RuntimeEnv, options: ServiceOptions = {
       await soilLedger?.stop();
       await weatherRecord?.stop();
       await weather.stop();
-      await forecast.stop();
-      await ha.stop();
+      await wired.forecast.stop();
+      await wired.ha.stop();
       await haLink?.stop();
-      await metricsFeed.stop();
-      updates.stop();
+      await wired.observability.metricsFeed.stop();
+      wired.updates.stop();
       // Config writes hold the service's lock; waiting for an empty preview drains any in flight.
       await config.drain();
       store?.close();
-      log.info('stopped');
+      lan.log.info('stopped');
     },
   };
 }
