@@ -9,19 +9,26 @@ export const GATEWAY_PASSWORD = 'wu-station-password-3141';
 export const WEBHOOK_ID = 'shed';
 export const WEBHOOK_SECRET = 'webhook-secret-2718281828';
 
+/** A Denver site with one Ecowitt gateway (`console`) matched by `passkey`: the start of the ingest tests' configs. */
+export function gatewaySiteLines(passkey: string): string[] {
+  return [
+    'schema_version = 2',
+    '[deployment]',
+    'timezone = "America/Denver"',
+    '[deployment.location]',
+    'lat = 39.7',
+    'lon = -105.0',
+    '[[sources]]',
+    'id = "console"',
+    'priority = 100',
+    'kind = "ecowitt_ingest"',
+    '[sources.config]',
+    `passkey = "${passkey}"`,
+  ];
+}
+
 export const INGEST_CONFIG = [
-  'schema_version = 2',
-  '[deployment]',
-  'timezone = "America/Denver"',
-  '[deployment.location]',
-  'lat = 39.7',
-  'lon = -105.0',
-  '[[sources]]',
-  'id = "console"',
-  'priority = 100',
-  'kind = "ecowitt_ingest"',
-  '[sources.config]',
-  `passkey = "${PASSKEY}"`,
+  ...gatewaySiteLines(PASSKEY),
   '[[sources]]',
   `id = "${WEBHOOK_ID}"`,
   'priority = 90',

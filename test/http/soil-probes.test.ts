@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import request from 'supertest';
 import { serviceTracker } from '../helpers/service';
+import { gatewaySiteLines } from '../hardening/ingest-config';
 
 /**
  * A gateway probe over the real service: the Ecowitt upload fixture (a
@@ -30,18 +31,7 @@ function uploadNow(): string {
 
 function config(saturation: number): string {
   return [
-    'schema_version = 2',
-    '[deployment]',
-    'timezone = "America/Denver"',
-    '[deployment.location]',
-    'lat = 39.7',
-    'lon = -105.0',
-    '[[sources]]',
-    'id = "console"',
-    'priority = 100',
-    'kind = "ecowitt_ingest"',
-    '[sources.config]',
-    `passkey = "${PASSKEY}"`,
+    ...gatewaySiteLines(PASSKEY),
     '[[sources]]',
     'id = "yard_hook"',
     'priority = 80',

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { configWithoutDevice } from '../../web/app/pages/devices/devices-model';
 import { serviceTracker } from '../helpers/service';
+import { gatewaySiteLines } from '../hardening/ingest-config';
 
 /**
  * The Devices page's Remove for a gateway or a controller: the config without
@@ -15,18 +16,7 @@ const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 const HOOK_SECRET = 'a-long-webhook-secret-0123';
 
 const CONFIG = [
-  'schema_version = 2',
-  '[deployment]',
-  'timezone = "America/Denver"',
-  '[deployment.location]',
-  'lat = 39.7',
-  'lon = -105.0',
-  '[[sources]]',
-  'id = "console"',
-  'priority = 100',
-  'kind = "ecowitt_ingest"',
-  '[sources.config]',
-  `passkey = "${PASSKEY}"`,
+  ...gatewaySiteLines(PASSKEY),
   '[[sources]]',
   'id = "yard_hook"',
   'priority = 80',

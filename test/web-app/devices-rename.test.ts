@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { configWithName, renameTargetOf } from '../../web/app/pages/devices/devices-model';
 import { serviceTracker } from '../helpers/service';
+import { gatewaySiteLines } from '../hardening/ingest-config';
 
 /**
  * The Devices page's Rename for a gateway, controller or flow meter: a display
@@ -13,18 +14,7 @@ const services = serviceTracker();
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 
 const CONFIG = [
-  'schema_version = 2',
-  '[deployment]',
-  'timezone = "America/Denver"',
-  '[deployment.location]',
-  'lat = 39.7',
-  'lon = -105.0',
-  '[[sources]]',
-  'id = "console"',
-  'priority = 100',
-  'kind = "ecowitt_ingest"',
-  '[sources.config]',
-  `passkey = "${PASSKEY}"`,
+  ...gatewaySiteLines(PASSKEY),
   '[[controllers]]',
   'id = "valves"',
   'kind = "dry_run"',
