@@ -2,13 +2,23 @@
  * What a zone can physically achieve under a weekday restriction, in the
  * scorer's own terms (score/unstressed.ts: the measured rain the engine
  * credited, the unstressed demand Kc x sun factor x ET0 by the scorer's
- * Penman-Monteith, a day stressed when it starts beyond RAW + 0.5 mm). An
- * ideal waterer refills on every allowed day, before the day's demand:
+ * Penman-Monteith, a day stressed when it starts beyond RAW + 0.5 mm, from
+ * the engine's depletion on the first line given, as the scorer starts). An
+ * ideal waterer that knows the weather refills on every allowed day, before
+ * the day's demand:
  *
- * - `floor_unlimited`: to field capacity each allowed day (no run ceiling):
- *   the stress no scheduler can avoid under the rule;
- * - `floor_one_session`: at most one session of the zone's run ceiling
- *   (max_run_minutes at its net rate) each allowed day;
+ * - `floor`: to field capacity of the root zone as the FAO-56 water
+ *   balance holds it (its own bucket, drawn at Ks x the unstressed demand,
+ *   Ks by eq. 84 on the depletion after the day's water, as the soil ledger
+ *   draws): the rule "up to field capacity" the engine obeys. Its water is
+ *   then scored in the unstressed bucket like the engine's;
+ * - `floor_past_field_capacity`: refilling the unstressed bucket itself. A
+ *   crop held past RAW draws less than the unstressed demand and the rest
+ *   stays in the soil, so this refill waters past field capacity by what
+ *   the stressed crop left (it would drain): lower than any honest
+ *   scheduler's figure, kept as the most optimistic bound;
+ * - `floor_one_session`: as `floor`, at most one session of the zone's run
+ *   ceiling (max_run_minutes at its net rate) each allowed day;
  * - `peak_gap_demand_mm`: the most demand between two allowed days' runs
  *   (what the root zone must hold from field capacity), beside TAW and RAW.
  *
@@ -36,14 +46,20 @@ export function restrictionFloor({
         : (trueRain ?? 0);
     return { l, demand: l.kc * l.sun_factor * et0, rain, allowed: allowed.has(weekdayOf(l.date)) };
   });
-  const stressDays = (perDayCapMm) => {
-    let d = 0; // the ideal waterer starts the scored span at field capacity
+  const first = lines[0];
+  // The scorer's start (unstressed.ts): the engine's depletion on the first line, a range's lower bound.
+  const start = first ? (first.start_depletion_mm ?? first.start_depletion_range_mm?.[0] ?? 0) : 0;
+  const stressDays = (perDayCapMm, toFieldCapacity) => {
+    let scored = start; // the unstressed bucket the stress is counted in
+    let soil = start; // the root zone as the FAO-56 balance holds it (Ks past RAW)
     let stress = 0;
     days.forEach(({ l, demand, rain, allowed: ok }, i) => {
-      if (i >= skipDays && d > l.raw_mm + 0.5) stress += 1;
-      if (ok) d = Math.max(0, d - Math.min(d, perDayCapMm));
-      d = Math.max(0, d - rain);
-      d = Math.min(l.taw_mm, d + demand);
+      if (i >= skipDays && scored > l.raw_mm + 0.5) stress += 1;
+      const deficit = toFieldCapacity ? soil : scored;
+      const irrigation = ok ? Math.min(deficit, perDayCapMm) : 0;
+      scored = Math.min(l.taw_mm, Math.max(0, scored - irrigation - rain) + demand);
+      const afterWater = Math.max(0, soil - irrigation - rain);
+      soil = Math.min(l.taw_mm, afterWater + stressCoefficient(afterWater, l) * demand);
     });
     return stress;
   };
@@ -55,12 +71,19 @@ export function restrictionFloor({
     const next = days[i + 1];
     if (i >= skipDays && (!next || next.allowed)) peak = Math.max(peak, run);
   });
-  const first = lines[0];
   return {
-    floor_unlimited: stressDays(Infinity),
-    floor_one_session: stressDays(netPerSessionMm ?? Infinity),
+    floor: stressDays(Infinity, true),
+    floor_past_field_capacity: stressDays(Infinity, false),
+    floor_one_session: stressDays(netPerSessionMm ?? Infinity, true),
     peak_gap_demand_mm: Math.round(peak * 10) / 10,
     taw_mm: first?.taw_mm ?? null,
     raw_mm: first?.raw_mm ?? null,
   };
+}
+
+/** FAO-56 eq. 84, as the soil ledger's (agronomy/soil/root-zone-day.ts waterStressCoefficient). */
+function stressCoefficient(depletionMm, { taw_mm: taw, raw_mm: raw }) {
+  if (depletionMm >= taw) return 0;
+  if (depletionMm <= raw || taw <= raw) return 1;
+  return (taw - depletionMm) / (taw - raw);
 }
