@@ -2,14 +2,12 @@ import { DateTime } from 'luxon';
 import type { RaincheckConfig } from '../../../server/src/config/schema';
 import { validateDocument } from '../../../server/src/config/validate';
 import { zoneFor } from '../../../server/src/core/tz/zone';
-import type { DailyEntry, HourlyEntry } from '../../../server/src/forecast/types';
+import type { HourlyEntry } from '../../../server/src/forecast/types';
 import { computeIrrigation } from '../../../server/src/irrigation/engine/engine';
-import type { EngineInput } from '../../../server/src/irrigation/engine/types';
 import type { IrrigationSnapshot } from '../../../server/src/irrigation/snapshot-schema';
 
 import { useBuiltinKinds, validDoc } from '../../helpers/config-fixtures';
-import { day, demo, forecast, input, TZ } from '../engine/fixtures';
-import { hour, stationWeather } from '../skip/fixtures';
+import { demo, input, inputOn, TZ } from '../engine/fixtures';
 
 /**
  * A zone's own `run_window` table (`[zones.<slug>.run_window]`), over the
@@ -115,36 +113,6 @@ describe('a zone with its own run window', () => {
   });
 });
 
-/** The engine fixtures' dry week, moved to start on `today` at 10:30 local; `weatherAt` changes some hours. */
-function inputOn(
-  today: string,
-  config: RaincheckConfig,
-  weatherAt: (local: DateTime) => Partial<HourlyEntry> = () => ({}),
-): EngineInput {
-  const zone = zoneFor(TZ);
-  const midnight = DateTime.fromISO(today, { zone });
-  const dayOn = (offset: number): DailyEntry => {
-    const date = midnight.plus({ days: offset });
-    return { ...day(offset), date_local: date.toISODate() ?? '', time_epoch: date.toSeconds() };
-  };
-  const hours = [];
-  for (let t = midnight.toSeconds(); t < midnight.plus({ days: 8 }).toSeconds(); t += 3600)
-    hours.push(hour(t, weatherAt(DateTime.fromSeconds(t, { zone }))));
-  const now = midnight.set({ hour: 10, minute: 30 }).toSeconds();
-  const weather = stationWeather();
-  return input({
-    nowEpoch: now,
-    config,
-    weather: { ...weather, last_packet_epoch: now - 60 },
-    forecast: forecast({
-      last_refresh_epoch: now - 600,
-      daily: Array.from({ length: 8 }, (_, i) => dayOn(i)),
-      past_daily: Array.from({ length: 7 }, (_, i) => dayOn(i - 7)),
-      hourly: hours,
-    }),
-  });
-}
-
 describe('own windows across DST changes', () => {
   it('spring forward: a zone start_at inside the skipped hour starts one hour later, the zone only', () => {
     const s = computeIrrigation(
@@ -206,18 +174,8 @@ describe("the skip check on a zone's own hours", () => {
   const windows = withWindows({ front_lawn: { start_at: '21:00' } }, { start_at: '12:00' });
   const at = (local: DateTime, from: number, to: number) =>
     local.toISODate() === dstDay && local.hour >= from && local.hour < to;
-  const withLiveWeather = (i: EngineInput): EngineInput => ({
-    ...i,
-    weather: stationWeather({
-      last_packet_epoch: i.nowEpoch - 60,
-      air_temp_live_epoch: i.nowEpoch - 60,
-      wind_live_epoch: i.nowEpoch - 60,
-      rh_live_epoch: i.nowEpoch - 60,
-      rain_live_epoch: i.nowEpoch - 60,
-    }),
-  });
   const run = (weatherAt: (local: DateTime) => Partial<HourlyEntry>) =>
-    computeIrrigation(withLiveWeather(inputOn(dstDay, windows, weatherAt))).snapshot;
+    computeIrrigation(inputOn(dstDay, windows, weatherAt)).snapshot;
 
   it('wind forecast for the evening skips the 21:00 zone only; the noon window waters', () => {
     const s = run((local) => (at(local, 21, 23) ? { wind_mph: 30 } : {}));

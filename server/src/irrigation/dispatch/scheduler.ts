@@ -10,6 +10,7 @@ import type { RunLedger } from './run-ledger';
 import type { SessionPlan } from '../../store/session-plans';
 import { ownWindowToday, sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
 import { runSource, SKIP_MARKER_SOURCE } from './sources';
+import { FIXED_LATE_S } from '../schedule/fixed-schedule-days';
 
 /**
  * Runs the engine's plan at the run window (spec 2.5 `today_window`).
@@ -35,8 +36,7 @@ import { runSource, SKIP_MARKER_SOURCE } from './sources';
 
 const TICK_MS = 30_000;
 const BUSY_RETRY_S = 30;
-/** How long after its start a fixed schedule's run may still begin (a restart, an outage). */
-export const FIXED_LATE_S = 3600;
+export { FIXED_LATE_S };
 export const DAY_KEY = 'dispatch.day';
 export const MARKERS_KEY = 'dispatch.skip_markers_date';
 

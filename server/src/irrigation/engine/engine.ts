@@ -160,7 +160,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     todayWindowClosed,
     closed,
   });
-  return withScheduleRuns(output, ctx, plans, zones, skip.rules, todayWindowClosed);
+  return withScheduleRuns(output, ctx, plans, zones, { skipInput, closed, ledgers });
 }
 
 export function buildContext(input: EngineInput): EngineContext {
