@@ -1,8 +1,8 @@
-import type { Browser } from 'playwright-core';
 import { A11Y_AUDIT } from './helpers/a11y-audit';
 import { apiCall, eventually } from './helpers/api';
-import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { PHONE } from './helpers/browser';
 import { expect as pwExpect } from './helpers/expect';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -17,8 +17,12 @@ import { startDemo, type Instance } from './helpers/instance';
 jest.setTimeout(90_000);
 
 let instance: Instance;
-let browser: Browser;
-const watched: WatchedPage[] = [];
+const { page } = useBrowserLifecycle({
+  viewport: { width: 1280, height: 900 },
+  teardown: async () => {
+    await instance?.stop();
+  },
+});
 
 const EVERY_DAY = {
   name: 'Front by hand',
@@ -46,12 +50,6 @@ interface PlanSnapshot {
   }[];
 }
 
-async function page(viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
-  const opened = await openPage(browser, viewport);
-  watched.push(opened);
-  return opened;
-}
-
 beforeAll(async () => {
   instance = await startDemo();
   const config = await apiCall<Record<string, unknown>>(instance.url, 'api/v1/config');
@@ -60,18 +58,6 @@ beforeAll(async () => {
     json: { ...config.body, zones: withOwnWindows(config.body.zones), schedules: [EVERY_DAY] },
   });
   expect(saved.status).toBe(200);
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
 });
 
 it('the dashboard names the zone an override schedule waters today', async () => {
