@@ -1,10 +1,8 @@
-import { silentLogger } from '../../../server/src/core/logger';
 import { commandPieces, RUN_SECONDS_MAX } from '../../../server/src/irrigation/dispatch/command-pieces';
-import { Scheduler } from '../../../server/src/irrigation/dispatch/scheduler';
 import { zoneJobs } from '../../../server/src/irrigation/dispatch/session-plan';
 import type { IrrigationSnapshot } from '../../../server/src/irrigation/snapshot-schema';
-import { dispatchRig, RIG_T0, type DispatchRig } from '../../helpers/dispatch-rig';
-import { tempStore } from '../../store/temp-db';
+import { RIG_T0 } from '../../helpers/dispatch-rig';
+import { settle, useSchedulerRig } from '../../helpers/scheduler-rig';
 
 /**
  * A run longer than one valve command (RUN_SECONDS_MAX, 7200 s): the config
@@ -14,45 +12,15 @@ import { tempStore } from '../../store/temp-db';
  * limit is clamped and its row says so. Manual clock; dry-run controller.
  */
 
-const stores = tempStore();
 const DATE = '2026-07-15';
-let rig: DispatchRig;
-let scheduler: Scheduler;
-let snapshot: IrrigationSnapshot | null = null;
-
-beforeEach(async () => {
-  rig = await dispatchRig(stores.store(), {
-    controllers: [{ id: 'dry', kind: 'dry_run', default: true }],
-    zones: { lawn: { controller_station: '1' }, drip: { controller_station: '2' } },
-  });
-  scheduler = new Scheduler({
-    bus: rig.bus,
-    clock: rig.clock,
-    logger: silentLogger(),
-    dispatcher: rig.dispatcher,
-    driver: rig.manager,
-    ledger: rig.ledger,
-    snapshot: () => snapshot,
-    state: rig.store.controls,
-  });
-});
-
-afterEach(async () => {
-  await scheduler.stop();
-  await rig.stop();
-  snapshot = null;
-});
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
-}
+const t = useSchedulerRig({ lawn: { controller_station: '1' }, drip: { controller_station: '2' } });
 
 /** Advances the manual clock to each planned end in turn until the session is done. */
 async function runThrough(session: () => Promise<void> | null, ends: number[]): Promise<void> {
   for (const end of ends) {
     await settle();
-    rig.at(end);
-    rig.dispatcher.tick();
+    t.rig.at(end);
+    t.rig.dispatcher.tick();
   }
   await session();
 }
@@ -76,7 +44,7 @@ describe('command pieces', () => {
 
 it('a 360-minute smart run (the max_run_minutes ceiling) is dispatched whole, in pieces of one session', async () => {
   const planned = 360 * 60;
-  snapshot = {
+  t.snapshot = {
     today_window: { start: RIG_T0 + 60, finish: RIG_T0 + 60 + planned, kind: 'pre_dawn', min_temp_f: null },
     master_enable: true,
     skip_check: { is_paused: false },
@@ -100,13 +68,13 @@ it('a 360-minute smart run (the max_run_minutes ceiling) is dispatched whole, in
       },
     ],
   } as unknown as IrrigationSnapshot;
-  expect(zoneJobs(snapshot)[0]?.segments).toEqual([7200, 7200, 7200]);
+  expect(zoneJobs(t.snapshot)[0]?.segments).toEqual([7200, 7200, 7200]);
 
-  rig.at(60);
-  const session = scheduler.tick();
+  t.rig.at(60);
+  const session = t.scheduler.tick();
   await runThrough(() => session, [60 + 7200, 60 + 14_400, 60 + 21_600]);
 
-  const rows = rig.rows('drip');
+  const rows = t.rig.rows('drip');
   expect(rows.map((r) => [r.session_id, r.status, r.duration_s, r.cycle_index, r.cycle_count])).toEqual([
     [`sched-${DATE}-drip`, 'completed', 7200, 1, 3],
     [`sched-${DATE}-drip`, 'completed', 7200, 2, 3],
@@ -117,7 +85,7 @@ it('a 360-minute smart run (the max_run_minutes ceiling) is dispatched whole, in
 
 it('a 240-minute fixed schedule run is dispatched whole under its own session', async () => {
   const session_id = `fixed-deep_soak-${DATE}-lawn`;
-  snapshot = {
+  t.snapshot = {
     today_window: { start: RIG_T0 + 86_000, finish: RIG_T0 + 86_000, kind: 'pre_dawn', min_temp_f: null },
     master_enable: true,
     skip_check: { is_paused: false },
@@ -146,11 +114,11 @@ it('a 240-minute fixed schedule run is dispatched whole under its own session', 
       },
     ],
   } as unknown as IrrigationSnapshot;
-  rig.at(60);
-  await scheduler.tick();
-  await runThrough(() => scheduler.fixedRuns(), [60 + 7200, 60 + 14_400]);
+  t.rig.at(60);
+  await t.scheduler.tick();
+  await runThrough(() => t.scheduler.fixedRuns(), [60 + 7200, 60 + 14_400]);
 
-  const rows = rig.rows('lawn');
+  const rows = t.rig.rows('lawn');
   expect(rows.map((r) => [r.session_id, r.status, r.duration_s])).toEqual([
     [session_id, 'completed', 7200],
     [session_id, 'completed', 7200],
@@ -159,12 +127,12 @@ it('a 240-minute fixed schedule run is dispatched whole under its own session', 
 });
 
 it('a manual request above the limit is clamped, and its row says so', async () => {
-  rig.at(0);
-  const started = await rig.dispatcher.run({ zone: 'lawn', seconds: 9000, requester: 'manual' });
+  t.rig.at(0);
+  const started = await t.rig.dispatcher.run({ zone: 'lawn', seconds: 9000, requester: 'manual' });
   expect(started).toMatchObject({ seconds: 7200, clamped: true });
-  expect(rig.rows('lawn')[0]).toMatchObject({
+  expect(t.rig.rows('lawn')[0]).toMatchObject({
     duration_s: 7200,
     note: expect.stringMatching(/^clamped from 9000 s to 7200 s: one valve command opens at most 7200 s/),
   });
-  await rig.dispatcher.stop('lawn');
+  await t.rig.dispatcher.stop('lawn');
 });
