@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { expect as pwExpect } from './helpers/expect';
 import { apiCall, eventually } from './helpers/api';
-import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { PHONE } from './helpers/browser';
 import { A11Y_AUDIT } from './helpers/a11y-audit';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -19,14 +19,11 @@ jest.setTimeout(90_000);
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 let instance: Instance;
-let browser: Browser;
-const watched: WatchedPage[] = [];
-
-async function page(viewport = { width: 1280, height: 860 }): Promise<WatchedPage> {
-  const opened = await openPage(browser, viewport);
-  watched.push(opened);
-  return opened;
-}
+const { page } = useBrowserLifecycle({
+  teardown: async () => {
+    await instance?.stop();
+  },
+});
 
 function ecowittUpload(tempF: number): string {
   const sample = fs
@@ -60,18 +57,6 @@ beforeAll(async () => {
   });
   const saved = await apiCall(instance.url, 'api/v1/config', { method: 'PUT', json: config.body });
   expect(saved.status).toBe(200);
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
 });
 
 describe('dashboard', () => {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { A11Y_AUDIT } from './helpers/a11y-audit';
 import { apiCall } from './helpers/api';
-import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { PHONE } from './helpers/browser';
 import { expect as pwExpect } from './helpers/expect';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -30,14 +30,12 @@ const GW1100B = fs
   .find((line) => line.includes('model=GW1100B')) as string;
 
 let instance: Instance;
-let browser: Browser;
-const watched: WatchedPage[] = [];
-
-async function page(viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
-  const opened = await openPage(browser, viewport);
-  watched.push(opened);
-  return opened;
-}
+const { page } = useBrowserLifecycle({
+  viewport: { width: 1280, height: 900 },
+  teardown: async () => {
+    await instance?.stop();
+  },
+});
 
 beforeAll(async () => {
   instance = await startDemo();
@@ -69,18 +67,6 @@ beforeAll(async () => {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
   });
   expect(ingested.status).toBe(200);
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
 });
 
 it('is reached from Settings and from a zone page', async () => {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { apiCall } from './helpers/api';
-import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { PHONE } from './helpers/browser';
 import { expect as pwExpect } from './helpers/expect';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startInstance, type Instance } from './helpers/instance';
 
 /**
@@ -17,28 +17,18 @@ jest.setTimeout(120_000);
 
 const OWNER = { username: 'owner', password: 'rain-check-correct-horse' };
 let instance: Instance;
-let browser: Browser;
-const watched: WatchedPage[] = [];
+const { page } = useBrowserLifecycle({
+  teardown: async () => {
+    await instance?.stop();
+  },
+});
 
 beforeAll(async () => {
   instance = await startInstance({ DRY_RUN: '1' });
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
 });
 
 it('walks the wizard to a working config and a signed-in owner', async () => {
-  const opened = await openPage(browser, PHONE);
-  watched.push(opened);
+  const opened = await page(PHONE);
   const p = opened.page;
   // A fresh install has no config: opening the app lands in the wizard.
   await p.goto(instance.url);
@@ -92,8 +82,7 @@ it('walks the wizard to a working config and a signed-in owner', async () => {
 });
 
 it('refuses a wrong password in place, signs in, and creates a token shown once that works', async () => {
-  const opened = await openPage(browser);
-  watched.push(opened);
+  const opened = await page();
   const p = opened.page;
   await p.goto(new URL('settings/account', instance.url).href);
   // Not signed in: the service sent the page to /login.
@@ -132,8 +121,7 @@ it('offers the controllers the LAN sweep found and fills the controller form fro
   // by the browser (the same shape GET /wizard/discover gives, docs/wizard.md#discovery).
   const fresh = await startInstance({ DRY_RUN: '1' });
   try {
-    const opened = await openPage(browser, PHONE);
-    watched.push(opened);
+    const opened = await page(PHONE);
     const p = opened.page;
     await p.route('**/wizard/discover', (route) =>
       route.fulfill({

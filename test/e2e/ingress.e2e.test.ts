@@ -1,8 +1,7 @@
-import type { Browser } from 'playwright-core';
 import { apiCall } from './helpers/api';
-import { launchBrowser, openPage, type WatchedPage } from './helpers/browser';
 import { expect as pwExpect } from './helpers/expect';
 import { startIngressProxy, type IngressProxy } from './helpers/ingress-proxy';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -18,8 +17,12 @@ jest.setTimeout(90_000);
 const IDENTITY_HEADER = 'X-Remote-User-Id';
 let instance: Instance;
 let proxy: IngressProxy;
-let browser: Browser;
-const watched: WatchedPage[] = [];
+const { page } = useBrowserLifecycle({
+  teardown: async () => {
+    await proxy?.close();
+    await instance?.stop();
+  },
+});
 
 beforeAll(async () => {
   instance = await startDemo();
@@ -37,24 +40,10 @@ beforeAll(async () => {
   });
   expect(setup.status).toBeLessThan(300);
   proxy = await startIngressProxy(instance.port);
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await proxy?.close();
-  await instance?.stop();
 });
 
 it('opens signed in through the HA identity and stays under the prefix', async () => {
-  const opened = await openPage(browser);
-  watched.push(opened);
+  const opened = await page();
   const { page: p, context } = opened;
   await context.setExtraHTTPHeaders({ [IDENTITY_HEADER]: 'ha-user-1' });
   const requests: string[] = [];
@@ -81,8 +70,7 @@ it('opens signed in through the HA identity and stays under the prefix', async (
 });
 
 it('says when the live feed drops and reconnects by itself when the service is back', async () => {
-  const opened = await openPage(browser);
-  watched.push(opened);
+  const opened = await page();
   const { page: p, context } = opened;
   await context.setExtraHTTPHeaders({ [IDENTITY_HEADER]: 'ha-user-1' });
   await p.goto(`${proxy.url}zones`);
@@ -107,8 +95,7 @@ it('says when the live feed drops and reconnects by itself when the service is b
 });
 
 it('asks for a login when the app is reached without the ingress identity', async () => {
-  const opened = await openPage(browser);
-  watched.push(opened);
+  const opened = await page();
   await opened.page.goto(proxy.url);
   await pwExpect(opened.page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   expect(new URL(opened.page.url()).pathname).toBe(`${proxy.prefix}/login`);

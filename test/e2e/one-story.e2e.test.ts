@@ -1,7 +1,7 @@
-import type { Browser } from 'playwright-core';
 import { apiCall } from './helpers/api';
-import { DESKTOP, launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { DESKTOP, PHONE } from './helpers/browser';
 import { expect as pwExpect } from './helpers/expect';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 import { measureLayoutShift } from './helpers/layout-shift';
 
@@ -25,14 +25,12 @@ interface ZoneVerdict {
 }
 
 let instance: Instance;
-let browser: Browser;
-const watched: WatchedPage[] = [];
-
-async function page(viewport = DESKTOP, timezoneId?: string): Promise<WatchedPage> {
-  const opened = await openPage(browser, viewport, 'light', timezoneId);
-  watched.push(opened);
-  return opened;
-}
+const e2e = useBrowserLifecycle({
+  teardown: async () => {
+    await instance?.stop();
+  },
+});
+const { page } = e2e;
 
 async function setUnits(units: 'imperial' | 'metric'): Promise<void> {
   const config = await apiCall<{ deployment: Record<string, unknown> }>(instance.url, 'api/v1/config');
@@ -48,18 +46,6 @@ async function act(body: object): Promise<void> {
 
 beforeAll(async () => {
   instance = await startDemo();
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
 });
 
 describe('layout shift', () => {
@@ -67,7 +53,7 @@ describe('layout shift', () => {
     ['phone', PHONE],
     ['desktop', DESKTOP],
   ])('the dashboard loads with CLS under 0.1 on a %s', async (name, viewport) => {
-    const measured = await measureLayoutShift(browser, instance.url, viewport);
+    const measured = await measureLayoutShift(e2e.browser(), instance.url, viewport);
     process.stdout.write(`dashboard CLS (${name}): ${measured.cls.toFixed(3)}\n`);
     expect({ cls: measured.cls, shifts: measured.cls < 0.1 ? [] : measured.shifts }).toEqual({
       cls: expect.any(Number),

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, CDPSession } from 'playwright-core';
-import { launchBrowser } from './helpers/browser';
+import type { CDPSession } from 'playwright-core';
 import { expect as pwExpect } from './helpers/expect';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -15,21 +15,14 @@ import { startDemo, type Instance } from './helpers/instance';
 jest.setTimeout(90_000);
 
 let instance: Instance;
-let browser: Browser;
-let context: BrowserContext;
+const e2e = useBrowserLifecycle({
+  teardown: async () => {
+    await instance?.stop();
+  },
+});
 
 beforeAll(async () => {
   instance = await startDemo();
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  await context?.close();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
 });
 
 /** The worker registration the page's app made, as DevTools lists it. */
@@ -51,7 +44,7 @@ async function registrationId(cdp: CDPSession, scope: string): Promise<string> {
 }
 
 it('shows a pushed notice with its tag and deep link, and the settings page tests the channel', async () => {
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = e2e.track(await e2e.browser().newContext({ viewport: { width: 1280, height: 860 } }));
   const origin = new URL(instance.url).origin;
   await context.grantPermissions(['notifications'], { origin });
   const page = await context.newPage();

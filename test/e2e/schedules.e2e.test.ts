@@ -1,8 +1,8 @@
-import type { Browser } from 'playwright-core';
 import { A11Y_AUDIT } from './helpers/a11y-audit';
 import { apiCall, eventually } from './helpers/api';
-import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { PHONE } from './helpers/browser';
 import { expect as pwExpect } from './helpers/expect';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -10,14 +10,19 @@ import { startDemo, type Instance } from './helpers/instance';
  * override schedule for every day on the front lawn is saved through the
  * config; the Schedules page lists it, the dashboard names the zone it waters
  * today instead of the smart plan, and the page's switch turns it off (a
- * config save) after which the dashboard no longer names it.
+ * config save) after which the dashboard no longer names it. The other zones
+ * run in their own evening window, which the dashboard shows from the plan.
  */
 
 jest.setTimeout(90_000);
 
 let instance: Instance;
-let browser: Browser;
-const watched: WatchedPage[] = [];
+const { page } = useBrowserLifecycle({
+  viewport: { width: 1280, height: 900 },
+  teardown: async () => {
+    await instance?.stop();
+  },
+});
 
 const EVERY_DAY = {
   name: 'Front by hand',
@@ -28,10 +33,21 @@ const EVERY_DAY = {
   mode: 'override',
 };
 
-async function page(viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
-  const opened = await openPage(browser, viewport);
-  watched.push(opened);
-  return opened;
+/** Every zone but the schedule's runs in its own evening window (`[zones.<slug>.run_window]`). */
+function withOwnWindows(zones: unknown): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(zones as Record<string, Record<string, unknown>>).map(([slug, zone]) => [
+      slug,
+      slug === 'front_lawn' ? zone : { ...zone, run_window: { start_at: '21:00' } },
+    ]),
+  );
+}
+
+interface PlanSnapshot {
+  water_plan: {
+    day_offset: number;
+    zones: { zone: string; name: string; planned_seconds: number; run_window?: { closed?: boolean } }[];
+  }[];
 }
 
 beforeAll(async () => {
@@ -39,21 +55,9 @@ beforeAll(async () => {
   const config = await apiCall<Record<string, unknown>>(instance.url, 'api/v1/config');
   const saved = await apiCall(instance.url, 'api/v1/config', {
     method: 'PUT',
-    json: { ...config.body, schedules: [EVERY_DAY] },
+    json: { ...config.body, zones: withOwnWindows(config.body.zones), schedules: [EVERY_DAY] },
   });
   expect(saved.status).toBe(200);
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
 });
 
 it('the dashboard names the zone an override schedule waters today', async () => {
@@ -61,6 +65,31 @@ it('the dashboard names the zone an override schedule waters today', async () =>
   await p.goto(instance.url);
   await pwExpect(p.getByTestId('schedule-suppressed')).toHaveText(
     /Fixed schedules water today instead of the smart plan: .*\(Front by hand\)/,
+  );
+});
+
+it("the dashboard shows the plan's own run windows: today's under the run window, each day's in the strip", async () => {
+  const snapshot = await apiCall<PlanSnapshot>(instance.url, 'api/v1/irrigation/snapshot');
+  const own = snapshot.body.water_plan.map((day) =>
+    day.zones.filter((z) => z.planned_seconds > 0 && z.run_window !== undefined),
+  );
+  const firstDay = own.findIndex((zones) => zones.length > 0);
+  expect(firstDay).toBeGreaterThanOrEqual(0); // the demo yard waters within the week
+  const { page: p } = await page();
+  await p.goto(instance.url);
+  const today = own[0] ?? [];
+  const list = p.getByTestId('own-run-windows');
+  if (today.length === 0) await pwExpect(list).toHaveCount(0);
+  for (const zone of today) {
+    await pwExpect(list.locator(`[data-zone="${zone.zone}"]`)).toHaveText(
+      new RegExp(
+        `^${zone.name}’s own window: \\S.* – \\S.*${zone.run_window?.closed ? ' \\(passed\\)' : ''}$`,
+      ),
+    );
+  }
+  const zone = own[firstDay]?.[0];
+  await pwExpect(p.locator('li.day').nth(firstDay).locator('.day-reason')).toHaveText(
+    new RegExp(`${zone?.name} [^,]*\\(own window \\S.* – `),
   );
 });
 

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { DateTime } from 'luxon';
-import type { Browser } from 'playwright-core';
 import { silentLogger } from '../../server/src/core/logger';
 import { zoneFor } from '../../server/src/core/tz/zone';
 import { Store } from '../../server/src/store/store';
@@ -8,8 +7,9 @@ import { ollamaHandler, startPeer } from '../advisor/llm-peers';
 import type { LoopbackPeer } from '../helpers/loopback-peer';
 import { A11Y_AUDIT } from './helpers/a11y-audit';
 import { apiCall } from './helpers/api';
-import { launchBrowser, openPage, PHONE, type WatchedPage } from './helpers/browser';
+import { PHONE } from './helpers/browser';
 import { expect as pwExpect } from './helpers/expect';
+import { useBrowserLifecycle } from './helpers/lifecycle';
 import { startDemo, type Instance } from './helpers/instance';
 
 /**
@@ -25,9 +25,14 @@ jest.setTimeout(90_000);
 
 const TZ = 'America/New_York';
 let instance: Instance;
-let browser: Browser;
 const peers: LoopbackPeer[] = [];
-const watched: WatchedPage[] = [];
+const { page } = useBrowserLifecycle({
+  viewport: { width: 1280, height: 900 },
+  teardown: async () => {
+    await instance?.stop();
+    for (const peer of peers.splice(0)) await peer.close();
+  },
+});
 
 /** Six watered sessions per zone over the last 12 days, each needing 70..85 min against the 60-min cap. */
 function seedHistory(dataDir: string): void {
@@ -70,12 +75,6 @@ function seedHistory(dataDir: string): void {
   store.close();
 }
 
-async function page(viewport = { width: 1280, height: 900 }): Promise<WatchedPage> {
-  const opened = await openPage(browser, viewport);
-  watched.push(opened);
-  return opened;
-}
-
 beforeAll(async () => {
   instance = await startDemo({}, seedHistory);
   const ollama = await startPeer(ollamaHandler(['llama3.1:8b'], 'Nothing needs water this morning.'), peers);
@@ -86,19 +85,6 @@ beforeAll(async () => {
     json: { ...config.body, llm },
   });
   expect(saved.status).toBe(200);
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  const problems = watched.flatMap((w) => w.problems);
-  for (const w of watched.splice(0)) await w.context.close();
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await instance?.stop();
-  for (const peer of peers.splice(0)) await peer.close();
 });
 
 it('the zone page shows the recommendation and applies it to the config', async () => {

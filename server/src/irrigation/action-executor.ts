@@ -127,9 +127,10 @@ export class ActionExecutor {
   private async valve(action: ValveAction): Promise<Record<string, unknown>> {
     const dispatcher = this.deps.dispatcher;
     if (action.kind === 'run') {
+      // The asked seconds: the dispatcher clamps them and its row says so.
       const started = await dispatcher.run({
         zone: action.zone,
-        seconds: action.seconds,
+        seconds: action.requested_seconds,
         requester: 'manual',
       });
       const { run } = started;

@@ -256,6 +256,8 @@ export const scheduleRunSchema = z.looseObject({
   reason_code: z.string(),
   reason: z.string(),
   session_id: z.string(),
+  /** Day 0: its own start is more than an hour past (fixed-schedule-plan.ts). */
+  window_closed: z.boolean().optional(),
 });
 
 export const waterPlanDaySchema = z.looseObject({

@@ -1,8 +1,7 @@
-import { silentLogger } from '../../../server/src/core/logger';
-import { FIXED_LATE_S, Scheduler } from '../../../server/src/irrigation/dispatch/scheduler';
+import { FIXED_LATE_S } from '../../../server/src/irrigation/dispatch/scheduler';
 import type { IrrigationSnapshot } from '../../../server/src/irrigation/snapshot-schema';
-import { dispatchRig, RIG_T0, type DispatchRig } from '../../helpers/dispatch-rig';
-import { tempStore } from '../../store/temp-db';
+import { RIG_T0 } from '../../helpers/dispatch-rig';
+import { settle, useSchedulerRig } from '../../helpers/scheduler-rig';
 
 /**
  * Fixed schedules' runs go through the one dispatch path: the scheduler
@@ -12,34 +11,8 @@ import { tempStore } from '../../store/temp-db';
  * never twice. Manual clock; dry-run controller.
  */
 
-const stores = tempStore();
 const DATE = '2026-07-15';
-let rig: DispatchRig;
-let scheduler: Scheduler;
-let snapshot: IrrigationSnapshot | null = null;
-
-beforeEach(async () => {
-  rig = await dispatchRig(stores.store(), {
-    controllers: [{ id: 'dry', kind: 'dry_run', default: true }],
-    zones: { lawn: { controller_station: '1' }, beds: { controller_station: '2' } },
-  });
-  scheduler = new Scheduler({
-    bus: rig.bus,
-    clock: rig.clock,
-    logger: silentLogger(),
-    dispatcher: rig.dispatcher,
-    driver: rig.manager,
-    ledger: rig.ledger,
-    snapshot: () => snapshot,
-    state: rig.store.controls,
-  });
-});
-
-afterEach(async () => {
-  await scheduler.stop();
-  await rig.stop();
-  snapshot = null;
-});
+const t = useSchedulerRig({ lawn: { controller_station: '1' }, beds: { controller_station: '2' } });
 
 function scheduleRun(zone: string, start: number, seconds: number, held?: string) {
   return {
@@ -70,63 +43,59 @@ function withRuns(runs: ReturnType<typeof scheduleRun>[], paused = false): Irrig
   } as unknown as IrrigationSnapshot;
 }
 
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i += 1) await new Promise((resolve) => setImmediate(resolve));
-}
-
 it('runs each zone at its start in sequence under the schedule session, with ordinary run rows', async () => {
-  snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30), scheduleRun('beds', RIG_T0 + 60, 20)]);
-  rig.at(59);
-  await scheduler.tick();
-  expect(scheduler.fixedRuns()).toBeNull();
-  expect(rig.rows()).toEqual([]);
+  t.snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30), scheduleRun('beds', RIG_T0 + 60, 20)]);
+  t.rig.at(59);
+  await t.scheduler.tick();
+  expect(t.scheduler.fixedRuns()).toBeNull();
+  expect(t.rig.rows()).toEqual([]);
 
-  rig.at(60);
-  await scheduler.tick();
+  t.rig.at(60);
+  await t.scheduler.tick();
   await settle();
-  expect(rig.dispatcher.activeRuns().has('lawn')).toBe(true);
-  expect(rig.dispatcher.activeRuns().has('beds')).toBe(false); // one zone at a time on this controller
-  rig.at(90);
-  rig.dispatcher.tick();
+  expect(t.rig.dispatcher.activeRuns().has('lawn')).toBe(true);
+  expect(t.rig.dispatcher.activeRuns().has('beds')).toBe(false); // one zone at a time on this controller
+  t.rig.at(90);
+  t.rig.dispatcher.tick();
   await settle();
-  expect(rig.dispatcher.activeRuns().has('beds')).toBe(true);
-  rig.at(110);
-  rig.dispatcher.tick();
-  await scheduler.fixedRuns();
+  expect(t.rig.dispatcher.activeRuns().has('beds')).toBe(true);
+  t.rig.at(110);
+  t.rig.dispatcher.tick();
+  await t.scheduler.fixedRuns();
 
-  const rows = rig.rows();
+  const rows = t.rig.rows();
   expect(rows.map((r) => [r.zone, r.session_id, r.status, r.duration_s, r.source])).toEqual([
     ['lawn', `fixed-beds_by_hand-${DATE}-lawn`, 'completed', 30, 'dry_run'],
     ['beds', `fixed-beds_by_hand-${DATE}-beds`, 'completed', 20, 'dry_run'],
   ]);
   // Never twice: the sessions have rows.
-  rig.at(200);
-  await scheduler.tick();
-  expect(scheduler.fixedRuns()).toBeNull();
-  expect(rig.rows()).toHaveLength(2);
+  t.rig.at(200);
+  await t.scheduler.tick();
+  expect(t.scheduler.fixedRuns()).toBeNull();
+  expect(t.rig.rows()).toHaveLength(2);
 });
 
 it('a held run leaves one skipped row with its reason; paused dispatches nothing', async () => {
-  snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30, 'wind_now')], true);
-  rig.at(60);
-  await scheduler.tick();
-  expect(rig.rows()).toEqual([]);
-  snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30, 'wind_now')]);
-  await scheduler.tick();
-  await scheduler.tick();
-  const rows = rig.rows();
+  t.snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30, 'wind_now')], true);
+  t.rig.at(60);
+  await t.scheduler.tick();
+  expect(t.rig.rows()).toEqual([]);
+  t.snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30, 'wind_now')]);
+  await t.scheduler.tick();
+  await t.scheduler.tick();
+  const rows = t.rig.rows();
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ status: 'skipped', session_id: `fixed-beds_by_hand-${DATE}-lawn` });
   expect(rows[0]?.skip_reason ?? rows[0]?.note).toMatch(/wind_now: held by wind_now/);
 });
 
 it('is caught up within FIXED_LATE_S of its start, not after', async () => {
-  snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30)]);
-  rig.at(60 + FIXED_LATE_S);
-  await scheduler.tick();
-  expect(scheduler.fixedRuns()).toBeNull();
-  rig.at(60 + FIXED_LATE_S - 1);
-  await scheduler.tick();
+  t.snapshot = withRuns([scheduleRun('lawn', RIG_T0 + 60, 30)]);
+  t.rig.at(60 + FIXED_LATE_S);
+  await t.scheduler.tick();
+  expect(t.scheduler.fixedRuns()).toBeNull();
+  t.rig.at(60 + FIXED_LATE_S - 1);
+  await t.scheduler.tick();
   await settle();
-  expect(rig.dispatcher.activeRuns().has('lawn')).toBe(true);
+  expect(t.rig.dispatcher.activeRuns().has('lawn')).toBe(true);
 });

@@ -240,6 +240,8 @@ describe('manual run on dry-run and cloud controllers', () => {
     const slug = (await request(booted.service.server).get('/api/v1/irrigation/snapshot')).body.zones[0].slug;
     const res = await action(booted, { kind: 'run', zone: slug, seconds: 100_000 }).expect(200);
     expect(res.body).toMatchObject({ seconds: 7200, clamped: true });
+    // Never cut silently: the row records what was asked.
+    expect(rows(booted, slug)[0]?.note).toMatch(/^clamped from 100000 s to 7200 s/);
     const snapshot = await request(booted.service.server).get('/api/v1/irrigation/snapshot').expect(200);
     expect(snapshot.body.zones[0]).toMatchObject({ running: true, running_known: true });
     await action(booted, { kind: 'stop', zone: slug }).expect(200);

@@ -1,11 +1,13 @@
 import { configSchema, type RaincheckConfig } from '../../../server/src/config/schema';
 import { demoConfig } from '../../../server/src/config/demo-config';
-import type { DailyEntry } from '../../../server/src/forecast/types';
+import { DateTime } from 'luxon';
+import { zoneFor } from '../../../server/src/core/tz/zone';
+import type { DailyEntry, HourlyEntry } from '../../../server/src/forecast/types';
 import type { ForecastSnapshot } from '../../../server/src/forecast/types';
 import { neutralControls, type ControlsState } from '../../../server/src/irrigation/controls/types';
 import type { EngineInput } from '../../../server/src/irrigation/engine/types';
 import type { RunRecord } from '../../../server/src/store/runs';
-import { day, hours, NOW, stationWeather, TZ } from '../skip/fixtures';
+import { day, hour, hours, NOW, stationWeather, TZ } from '../skip/fixtures';
 
 export { NOW, TZ, TODAY, dateAt, local, day, hours, HOUR } from '../skip/fixtures';
 
@@ -90,6 +92,42 @@ export function windyMorning(units: 'imperial' | 'metric'): EngineInput {
         day(i, i === 1 ? { precip_sum_in: 0.6, precip_probability_max: 90, wind_max_mph: 25 } : {}),
       ),
       hourly: hours(8, { wind_mph: 18 }),
+    }),
+  });
+}
+
+/** The dry, calm week of `input`, moved to start on `today` at 10:30 local (live readings then); `weatherAt` changes some hours. */
+export function inputOn(
+  today: string,
+  config: RaincheckConfig,
+  weatherAt: (local: DateTime) => Partial<HourlyEntry> = () => ({}),
+): EngineInput {
+  const zone = zoneFor(TZ);
+  const midnight = DateTime.fromISO(today, { zone });
+  const dayOn = (offset: number): DailyEntry => {
+    const date = midnight.plus({ days: offset });
+    return { ...day(offset), date_local: date.toISODate() ?? '', time_epoch: date.toSeconds() };
+  };
+  const hours = [];
+  for (let t = midnight.toSeconds(); t < midnight.plus({ days: 8 }).toSeconds(); t += 3600)
+    hours.push(hour(t, weatherAt(DateTime.fromSeconds(t, { zone }))));
+  const now = midnight.set({ hour: 10, minute: 30 }).toSeconds();
+  const live = now - 60;
+  return input({
+    nowEpoch: now,
+    config,
+    weather: stationWeather({
+      last_packet_epoch: live,
+      air_temp_live_epoch: live,
+      wind_live_epoch: live,
+      rh_live_epoch: live,
+      rain_live_epoch: live,
+    }),
+    forecast: forecast({
+      last_refresh_epoch: now - 600,
+      daily: Array.from({ length: 8 }, (_, i) => dayOn(i)),
+      past_daily: Array.from({ length: 7 }, (_, i) => dayOn(i - 7)),
+      hourly: hours,
     }),
   });
 }

@@ -14,7 +14,7 @@ import {
 import { sunriseEpoch } from '../../../server/src/irrigation/schedule/run-window';
 import { irrigationSnapshotSchema } from '../../../server/src/irrigation/snapshot-schema';
 import { useBuiltinKinds, validDoc } from '../../helpers/config-fixtures';
-import { demo, input, local, NOW, run, TZ } from '../engine/fixtures';
+import { demo, input, inputOn, local, NOW, run, TZ } from '../engine/fixtures';
 import { stationWeather } from '../skip/fixtures';
 
 useBuiltinKinds();
@@ -252,6 +252,79 @@ describe('floor schedules: top up what smart watering has not delivered since th
       planned_seconds: 0,
       delivered_seconds: 2000,
       reason_code: 'schedule_floor_met',
+    });
+  });
+});
+
+describe("a schedule is judged on its own start, not the smart run window's", () => {
+  const evening = { ...lawnOverride, start: '21:00' };
+  // Spring-forward day (02:00 -> 03:00 in New York), 10:30 local.
+  const dstDay = '2025-03-09';
+  const on = (local: DateTime, from: number, to: number) =>
+    local.toISODate() === dstDay && local.hour >= from && local.hour < to;
+
+  it('frost over its own evening hours holds it; the deployment window (sunrise) sees none', () => {
+    const out = computeIrrigation(
+      inputOn(dstDay, withSchedules([{ ...evening, weekdays: [0] }]), (local) =>
+        on(local, 21, 24) ? { temp_f: 30 } : {},
+      ),
+    );
+    expect(out.snapshot.skip_check.window_min_temp_f).toBeGreaterThan(38);
+    expect(wall(runsOf(out)[0]?.start_epoch ?? null, TZ)).toBe('2025-03-09 21:00');
+    expect(runsOf(out)[0]).toMatchObject({ planned_seconds: 0, reason_code: 'freeze' });
+  });
+
+  it("frost in the deployment's pre-dawn window does not hold an evening schedule", () => {
+    const out = computeIrrigation(
+      inputOn(dstDay, withSchedules([{ ...evening, weekdays: [0] }]), (local) =>
+        on(local, 0, 8) ? { temp_f: 30 } : {},
+      ),
+    );
+    expect(out.snapshot.skip_check.reason_code).toBe('freeze');
+    expect(runsOf(out)[0]).toMatchObject({ planned_seconds: 1200, reason_code: 'schedule_run' });
+  });
+
+  it('window_closed follows its own start: open until an hour after it, whatever the smart window did', () => {
+    const at = (start: string) =>
+      runsOf(computeIrrigation(input({ config: withSchedules([{ ...lawnOverride, start }]) })))[0];
+    expect(at('09:00')).toMatchObject({ window_closed: true, planned_seconds: 1200 });
+    expect(at('09:00')?.reason).toMatch(/its start is more than 60 minutes past: today's run is over$/);
+    expect(at('09:45')).toMatchObject({ window_closed: false, reason_code: 'schedule_run' });
+    expect(at('19:00')?.window_closed).toBe(false);
+    // The smart (deployment) window closed at sunrise; later days carry no flag.
+    const out = computeIrrigation(input({ config: withSchedules([lawnOverride]) }));
+    expect(out.snapshot.water_plan[0]?.window_closed).toBe(true);
+    expect(runsOf(out, 2)[0]?.window_closed).toBeUndefined();
+  });
+
+  it("a floor counts its zone's smart run in the zone's own window, not the deployment's closed one", () => {
+    const config = withSchedules(
+      [
+        {
+          name: 'Back floor',
+          zones: ['back_lawn'],
+          weekdays: [1],
+          start: '23:30',
+          minutes: 60,
+          mode: 'floor',
+        },
+      ],
+      (raw) => {
+        const zones = raw.zones as Record<string, Record<string, unknown>>;
+        (zones.back_lawn as Record<string, unknown>).run_window = { start_at: '21:00' };
+      },
+    );
+    const out = computeIrrigation(input({ config }));
+    const smart = planOf(out, 'back_lawn') as {
+      planned_seconds: number;
+      run_window?: { finish_epoch: number };
+    };
+    expect(out.snapshot.water_plan[0]?.window_closed).toBe(true); // the deployment's, at sunrise
+    expect(smart.planned_seconds).toBeGreaterThan(0);
+    expect(smart.run_window?.finish_epoch).toBeLessThanOrEqual(local('2025-06-16T23:30:00'));
+    expect(runsOf(out)[0]).toMatchObject({
+      delivered_seconds: smart.planned_seconds,
+      planned_seconds: Math.max(0, 3600 - smart.planned_seconds),
     });
   });
 });

@@ -2,14 +2,12 @@ import { DateTime } from 'luxon';
 import type { RaincheckConfig } from '../../../server/src/config/schema';
 import { validateDocument } from '../../../server/src/config/validate';
 import { zoneFor } from '../../../server/src/core/tz/zone';
-import type { DailyEntry } from '../../../server/src/forecast/types';
+import type { HourlyEntry } from '../../../server/src/forecast/types';
 import { computeIrrigation } from '../../../server/src/irrigation/engine/engine';
-import type { EngineInput } from '../../../server/src/irrigation/engine/types';
 import type { IrrigationSnapshot } from '../../../server/src/irrigation/snapshot-schema';
 
 import { useBuiltinKinds, validDoc } from '../../helpers/config-fixtures';
-import { day, demo, forecast, input, TZ } from '../engine/fixtures';
-import { hour, stationWeather } from '../skip/fixtures';
+import { demo, input, inputOn, TZ } from '../engine/fixtures';
 
 /**
  * A zone's own `run_window` table (`[zones.<slug>.run_window]`), over the
@@ -116,32 +114,6 @@ describe('a zone with its own run window', () => {
 });
 
 describe('own windows across DST changes', () => {
-  /** The engine fixtures' dry week, moved to start on `today` at 10:30 local. */
-  function inputOn(today: string, config: RaincheckConfig): EngineInput {
-    const zone = zoneFor(TZ);
-    const midnight = DateTime.fromISO(today, { zone });
-    const dayOn = (offset: number): DailyEntry => {
-      const date = midnight.plus({ days: offset });
-      return { ...day(offset), date_local: date.toISODate() ?? '', time_epoch: date.toSeconds() };
-    };
-    const hours = [];
-    for (let t = midnight.toSeconds(); t < midnight.plus({ days: 8 }).toSeconds(); t += 3600)
-      hours.push(hour(t));
-    const now = midnight.set({ hour: 10, minute: 30 }).toSeconds();
-    const weather = stationWeather();
-    return input({
-      nowEpoch: now,
-      config,
-      weather: { ...weather, last_packet_epoch: now - 60 },
-      forecast: forecast({
-        last_refresh_epoch: now - 600,
-        daily: Array.from({ length: 8 }, (_, i) => dayOn(i)),
-        past_daily: Array.from({ length: 7 }, (_, i) => dayOn(i - 7)),
-        hourly: hours,
-      }),
-    });
-  }
-
   it('spring forward: a zone start_at inside the skipped hour starts one hour later, the zone only', () => {
     const s = computeIrrigation(
       inputOn('2025-03-08', withWindows({ front_lawn: { start_at: '02:30' } }, { start_at: '02:00' })),
@@ -193,5 +165,36 @@ describe('validation of a zone run window', () => {
     const doc = validDoc() as Doc;
     doc.zones[firstZone(doc)].run_window = { begin: '21:00' };
     expect(validateDocument(doc, {}).report.warnings.map((w) => w.code)).toEqual(['unknown_field']);
+  });
+});
+
+describe("the skip check on a zone's own hours", () => {
+  // Spring-forward day in New York (02:00 -> 03:00): local hours are read through the zone's rules.
+  const dstDay = '2025-03-09';
+  const windows = withWindows({ front_lawn: { start_at: '21:00' } }, { start_at: '12:00' });
+  const at = (local: DateTime, from: number, to: number) =>
+    local.toISODate() === dstDay && local.hour >= from && local.hour < to;
+  const run = (weatherAt: (local: DateTime) => Partial<HourlyEntry>) =>
+    computeIrrigation(inputOn(dstDay, windows, weatherAt)).snapshot;
+
+  it('wind forecast for the evening skips the 21:00 zone only; the noon window waters', () => {
+    const s = run((local) => (at(local, 21, 23) ? { wind_mph: 30 } : {}));
+    expect(entry(s, 0, 'front_lawn')).toMatchObject({ reason_code: 'wind_forecast', planned_seconds: 0 });
+    expect(entry(s, 0, 'back_lawn').planned_seconds).toBeGreaterThan(0);
+    // The snapshot's skip check is the deployment's window (noon): calm.
+    expect(s.skip_check.wind_window_max_mph).toBeLessThan(15);
+  });
+
+  it('wind forecast at noon skips the deployment zones; the 21:00 zone still waters', () => {
+    const s = run((local) => (at(local, 12, 14) ? { wind_mph: 30 } : {}));
+    expect(entry(s, 0, 'back_lawn')).toMatchObject({ reason_code: 'wind_forecast', planned_seconds: 0 });
+    expect(entry(s, 0, 'front_lawn').planned_seconds).toBeGreaterThan(0);
+  });
+
+  it('frost forecast in the evening holds the 21:00 zone; the deployment is judged on its own window', () => {
+    const s = run((local) => (at(local, 21, 24) ? { temp_f: 30 } : {}));
+    expect(entry(s, 0, 'front_lawn')).toMatchObject({ reason_code: 'freeze', planned_seconds: 0 });
+    expect(entry(s, 0, 'back_lawn').planned_seconds).toBeGreaterThan(0);
+    expect(s.skip_check.window_min_temp_f).toBeGreaterThan(38);
   });
 });

@@ -31,6 +31,7 @@ import { buildTiles, tileProvenance, type Tile } from './dashboard/weather-tiles
 import type { ForecastSnapshot, WeatherHistory, WeatherSnapshot } from './dashboard/weather-types';
 import type { IrrigationSnapshot } from './zones/irrigation-types';
 import { suppressedToday } from './schedules/schedules-model';
+import { ownWindowsToday, windowSpan } from './dashboard/own-windows';
 import type { Format } from './zones/zone-model';
 import './dashboard/dashboard.css';
 
@@ -168,6 +169,7 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
           {window.finish < now / 1000 ? ' (passed)' : ''}
         </p>
       )}
+      <OwnWindowsToday snapshot={snapshot} timeZone={timeZone} />
       <SuppressedToday snapshot={snapshot} />
       {snapshot?.master_enable === false && (
         <p class="notice notice-warn">Watering is switched off (master enable is off): nothing will run.</p>
@@ -193,6 +195,27 @@ function TodayCard({ snapshot, now }: { snapshot: IrrigationSnapshot | null; now
           </div>
         ))}
     </section>
+  );
+}
+
+/** Zones that run today in a window of their own, not the run window above (`water_plan[0].zones[].run_window`). */
+function OwnWindowsToday({ snapshot, timeZone }: { snapshot: IrrigationSnapshot | null; timeZone?: string }) {
+  const windows = ownWindowsToday(snapshot);
+  if (windows.length === 0) return null;
+  return (
+    <ul
+      class="muted small own-windows"
+      data-testid="own-run-windows"
+      aria-label="Zones with their own run window"
+    >
+      {windows.map((w) => (
+        <li key={w.zone} data-zone={w.zone}>
+          {w.name}’s own window:{' '}
+          <time dateTime={new Date(w.start * 1000).toISOString()}>{windowSpan(w, timeZone)}</time>
+          {w.closed ? ' (passed)' : ''}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -22,6 +22,7 @@ import {
 import type { RunLedger } from './run-ledger';
 import { runSource, type Requester } from './sources';
 import { ValveWatchdog, watchdogGraceS } from './valve-watchdog';
+import { RUN_SECONDS_MAX } from './command-pieces';
 import { pretendOf, recordedWater, type MeteredWater } from './water-amount';
 
 /**
@@ -43,7 +44,7 @@ import { pretendOf, recordedWater, type MeteredWater } from './water-amount';
  * with back-off.
  */
 
-export const RUN_SECONDS_MAX = 7200;
+export { RUN_SECONDS_MAX };
 
 export type RunEnd = 'completed' | 'aborted';
 
@@ -76,6 +77,8 @@ export interface RunRequest {
   requester: Requester;
   sessionId?: string;
   cycle?: { index: number; count: number };
+  /** Recorded on the run's row (a piece of a longer run, say). */
+  note?: string | null;
 }
 
 export interface StartedRun {
@@ -182,7 +185,13 @@ export class Dispatcher {
    */
   async run(request: RunRequest): Promise<StartedRun> {
     const route = routeOrThrow(this.deps.driver.route(request.zone));
-    const asked = Math.min(RUN_SECONDS_MAX, Math.max(1, Math.round(request.seconds)));
+    const wanted = Math.max(1, Math.round(request.seconds));
+    const asked = Math.min(RUN_SECONDS_MAX, wanted);
+    // Never cut silently: the row says what was asked and why it is shorter.
+    const clampNote =
+      asked < wanted
+        ? `clamped from ${wanted} s to ${asked} s: one valve command opens at most ${RUN_SECONDS_MAX} s`
+        : null;
     const gate = this.deps.restrictions?.(request.zone, asked, this.now()) ?? null;
     // Local law binds every run, forced or not: 409 with the restriction's code.
     if (gate && !gate.ok) throw new DispatchError(409, gate.code, gate.message);
@@ -208,7 +217,7 @@ export class Dispatcher {
       controller_id: route.controller_id,
       cycle_index: request.cycle?.index ?? null,
       cycle_count: request.cycle?.count ?? null,
-      note: gate?.note ?? null,
+      note: joinNotes([request.note ?? null, clampNote, gate?.note ?? null]),
     });
     try {
       await this.deps.driver.run(route, seconds);
@@ -612,4 +621,9 @@ export const NOT_OBSERVED =
 export function errorText(err: unknown): string {
   const message = (err as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message : String(err);
+}
+
+function joinNotes(notes: readonly (string | null)[]): string | null {
+  const said = notes.filter((n): n is string => n !== null && n !== '');
+  return said.length > 0 ? said.join('; ') : null;
 }

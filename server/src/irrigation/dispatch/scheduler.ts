@@ -8,8 +8,17 @@ import { errorText, type Dispatcher, type KeyValue } from './dispatcher';
 import type { RouteResult, ValveDriver } from './driver';
 import type { RunLedger } from './run-ledger';
 import type { SessionPlan } from '../../store/session-plans';
-import { ownWindowToday, sessionPlanOf, skipMarkers, zoneJobs, type ZoneJob } from './session-plan';
+import {
+  inCommandPieces,
+  ownWindowToday,
+  sessionPlanOf,
+  skipMarkers,
+  soakAfter,
+  zoneJobs,
+  type ZoneJob,
+} from './session-plan';
 import { runSource, SKIP_MARKER_SOURCE } from './sources';
+import { FIXED_LATE_S } from '../schedule/fixed-schedule-days';
 
 /**
  * Runs the engine's plan at the run window (spec 2.5 `today_window`).
@@ -35,8 +44,7 @@ import { runSource, SKIP_MARKER_SOURCE } from './sources';
 
 const TICK_MS = 30_000;
 const BUSY_RETRY_S = 30;
-/** How long after its start a fixed schedule's run may still begin (a restart, an outage). */
-export const FIXED_LATE_S = 3600;
+export { FIXED_LATE_S };
 export const DAY_KEY = 'dispatch.day';
 export const MARKERS_KEY = 'dispatch.skip_markers_date';
 
@@ -123,13 +131,15 @@ export class Scheduler implements Module {
         this.skip(run.zone, date, `${run.reason_code}: ${run.reason}`, false, run.session_id);
         continue;
       }
-      jobs.push({
-        zone: run.zone,
-        name: run.zone,
-        segments: [run.planned_seconds],
-        soak_s: 0,
-        session_id: run.session_id,
-      });
+      jobs.push(
+        inCommandPieces({
+          zone: run.zone,
+          name: run.zone,
+          segments: [run.planned_seconds],
+          soak_s: 0,
+          session_id: run.session_id,
+        }),
+      );
     }
     if (jobs.length === 0) return;
     this.log.info({ date, runs: jobs.map((j) => j.session_id) }, 'fixed schedules: dispatching');
@@ -217,9 +227,10 @@ export class Scheduler implements Module {
       const outcome = await this.runSegment(item.job, item.next, date, item.lastEnd);
       if (outcome === 'retry') item.readyAt = now + BUSY_RETRY_S;
       else if (outcome === 'completed' && item.next + 1 < item.job.segments.length) {
+        const soak = soakAfter(item.job, item.next);
         item.next += 1;
         item.lastEnd = epochSeconds(this.deps.clock);
-        item.readyAt = item.lastEnd + item.job.soak_s;
+        item.readyAt = item.lastEnd + soak;
       } else pending.splice(pending.indexOf(item), 1);
     }
   }
@@ -256,6 +267,7 @@ export class Scheduler implements Module {
         requester: 'schedule',
         sessionId: jobSession(job, date),
         ...(count > 1 ? { cycle: { index: index + 1, count } } : {}),
+        note: job.notes?.[index] ?? null,
       });
       this.begun.add(jobSession(job, date));
       // Stopping the service must not wait for an open valve to close: the run stays

@@ -1,21 +1,40 @@
 import type { SessionPlan } from '../../store/session-plans';
 import type { IrrigationSnapshot } from '../snapshot-schema';
+import { commandPieces, RUN_SECONDS_MAX } from './command-pieces';
 
 /**
  * Today's watering job from the engine's snapshot, in dispatch terms: per
  * zone the cycle segments (seconds each) and the soak between them. Pure.
  * The engine already split long runs into cycle-and-soak segments
  * (`zones[].math.cycles_s`, `soak_s`); without a split a zone runs once for
- * its planned seconds.
+ * its planned seconds. A segment longer than one valve command runs as
+ * consecutive pieces (command-pieces.ts).
  */
 
 export interface ZoneJob {
   zone: string;
   name: string;
+  /** Seconds of each valve command (command-pieces.ts: none longer than RUN_SECONDS_MAX). */
   segments: number[];
   soak_s: number;
+  /** The soak after each command; absent = `soak_s` after every one. */
+  soak_after_s?: number[];
+  /** Per command: the note its row records (a piece of a longer run); absent = none. */
+  notes?: (string | null)[];
   /** The run session; absent = the smart session `sched-<date>-<zone>`. */
   session_id?: string;
+}
+
+/** A job whose segments are cut into valve commands of at most RUN_SECONDS_MAX (command-pieces.ts). */
+export function inCommandPieces(job: ZoneJob): ZoneJob {
+  if (job.segments.every((s) => s <= RUN_SECONDS_MAX)) return job;
+  const pieces = commandPieces(job.segments, job.soak_s);
+  return { ...job, segments: pieces.segments, soak_after_s: pieces.soak_after_s, notes: pieces.notes };
+}
+
+/** The soak after command `index` of the job. */
+export function soakAfter(job: ZoneJob, index: number): number {
+  return job.soak_after_s?.[index] ?? job.soak_s;
 }
 
 /** A zone's own run window today (`water_plan[0].zones[].run_window`, zone-windows.ts); null = the deployment's. */
@@ -47,7 +66,9 @@ export function zoneJobs(snapshot: IrrigationSnapshot): ZoneJob[] {
     const cycles = Array.isArray(math.cycles_s) ? math.cycles_s.filter(isPositive) : [];
     const soak = typeof math.soak_s === 'number' && math.soak_s > 0 ? math.soak_s : 0;
     const segments = cycles.length > 1 ? cycles : [plan.planned_seconds];
-    jobs.push({ zone: plan.zone, name: plan.name, segments, soak_s: segments.length > 1 ? soak : 0 });
+    jobs.push(
+      inCommandPieces({ zone: plan.zone, name: plan.name, segments, soak_s: segments.length > 1 ? soak : 0 }),
+    );
   }
   return jobs;
 }

@@ -35,6 +35,7 @@ import {
   type Promise as RainPromise,
 } from '../policy/forecast-policy';
 import { planZone, type SkipLike, type ZonePlan } from './water-plan';
+import { ownWindowSkipChecks, todayVerdict } from './own-window-skip';
 import { resolveZones } from './zone-inputs';
 import { PROBE_HOLD_CODE, probeHolds } from '../soil/probe-hold';
 
@@ -62,7 +63,11 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   // Pass 1: plan as if every day were a watering day, only to size today's window for the skip check.
   const allWater: SkipLike[] = ctx.dates.map(() => ({ verdict: 'water', reason_code: 'water', reason: '' }));
   const provisional = zones.map((z) => planZone(z, ctx, ledgerOf(z.slug), allWater, false, true));
-  const provisionalSeconds = provisional.reduce((s, p) => s + (p.days[0]?.planned_seconds ?? 0), 0);
+  // The deployment's window holds only the zones without a window of their own (zone-windows.ts).
+  const provisionalSeconds = provisional.reduce(
+    (s, p) => s + (ctx.zone_windows.has(p.zone.slug) ? 0 : (p.days[0]?.planned_seconds ?? 0)),
+    0,
+  );
   const todayMin = ctx.daily.get(ctx.cal.today)?.temp_min_f ?? null;
   const win = runWindow({
     lat: ctx.lat,
@@ -118,14 +123,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   const slice = irrigationForecastSlice(skipInput);
   const verdicts: SkipLike[] = ctx.dates.map((_, d) => {
     const v = seven[d];
-    if (d === 0) {
-      return {
-        verdict: skip.verdict,
-        reason_code: skip.reason_code,
-        reason: skip.reason,
-        unknown_rules: skip.rules.filter((r) => r.verdict === 'unknown' && r.can_skip).map((r) => r.rule),
-      };
-    }
+    if (d === 0) return todayVerdict(skip);
     return v
       ? {
           verdict: v.verdict,
@@ -140,12 +138,16 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
   // a bound probe reading wet holds the zone's next run, soil/probe-hold.ts).
   const closed = todayClosed(ctx, provisional, ledgers);
   const todayWindowClosed = closed.deployment;
+  // A zone with its own run window is judged on its own hours (own-window-skip.ts).
+  const ownSkips = ownWindowSkipChecks(ctx, provisional, ledgers, skipInput);
   const plans: ZonePlan[] = zones.map((z) => {
     const hold = holds[z.slug];
     const probeHold: SkipLike | null = hold
       ? { verdict: 'skip', reason_code: PROBE_HOLD_CODE, reason: hold }
       : null;
-    return planZone(z, ctx, ledgerOf(z.slug), verdicts, closed.of(z.slug), false, probeHold);
+    const own = ownSkips.get(z.slug);
+    const zoneVerdicts = own ? [todayVerdict(own), ...verdicts.slice(1)] : verdicts;
+    return planZone(z, ctx, ledgerOf(z.slug), zoneVerdicts, closed.of(z.slug), false, probeHold);
   });
   const output = assembleOutput({
     ctx,
@@ -158,7 +160,7 @@ export function computeIrrigation(input: EngineInput): EngineOutput {
     todayWindowClosed,
     closed,
   });
-  return withScheduleRuns(output, ctx, plans, zones, skip.rules, todayWindowClosed);
+  return withScheduleRuns(output, ctx, plans, zones, { skipInput, closed, ledgers });
 }
 
 export function buildContext(input: EngineInput): EngineContext {

@@ -19,6 +19,13 @@ import { seasonCovers } from './restriction-calendar';
  *   the zone has no rate).
  */
 
+/**
+ * How long after its start a fixed schedule's run may still begin (a restart,
+ * an outage): the scheduler's catch-up, and the end of the run's own window
+ * (`schedule_runs[].window_closed`).
+ */
+export const FIXED_LATE_S = 3600;
+
 export function runsOn(schedule: ScheduleConfig, dateLocal: string): boolean {
   return schedule.enabled && onCalendar(schedule, dateLocal);
 }

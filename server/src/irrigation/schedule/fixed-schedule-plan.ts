@@ -3,7 +3,13 @@ import type { ScheduleConfig } from '../../config/schema';
 import type { LedgerRow } from '../engine/applied-water';
 import type { RuleResult } from '../skip/rules';
 import { floorTopUp } from './fixed-schedule-floor';
-import { runsOn, scheduleSeconds, scheduleSessionId, scheduleStartEpoch } from './fixed-schedule-days';
+import {
+  FIXED_LATE_S,
+  runsOn,
+  scheduleSeconds,
+  scheduleSessionId,
+  scheduleStartEpoch,
+} from './fixed-schedule-days';
 import { weekdayOf } from './local-date';
 
 /**
@@ -18,8 +24,12 @@ import { weekdayOf } from './local-date';
  * - Every schedule run obeys the restrictions' date rules (`restricted_day`;
  *   hours and minutes at dispatch) and, unless `ignore_skip_rules`, the
  *   measured skip rules proven today (raining now, freeze, soil frost, wind
- *   now): days after today cannot know those yet and are planned. A pause
- *   holds every schedule run.
+ *   now), freeze judged over the run's own hours from its start: days after
+ *   today cannot know those yet and are planned. A pause holds every
+ *   schedule run.
+ * - Today's run has a window of its own, from its start for FIXED_LATE_S
+ *   (the scheduler's catch-up): `window_closed` follows that, never the
+ *   smart run window.
  */
 
 /** Skip rules a fixed schedule obeys: what is measured now, not what the forecast expects. */
@@ -55,6 +65,8 @@ export type ScheduleRun = {
   reason_code: string;
   reason: string;
   session_id: string;
+  /** Day 0 only: its own start is more than FIXED_LATE_S past, so a run not begun will not start today. */
+  window_closed?: boolean;
 };
 
 export interface FixedScheduleInput {
@@ -130,19 +142,19 @@ export class FixedSchedules {
   /** Every schedule run of the seven plan days, in date, start and schedule order. */
   plan(evidence: {
     rates: ReadonlyMap<string, number | null>;
-    /** Today's skip rule results (the live skip check). */
-    todayRules: readonly RuleResult[];
+    /** Today's skip rule results (the live skip check) over a run's own hours `[start, finish)`. */
+    todayRules: (start: number, finish: number) => readonly RuleResult[];
     runs: readonly (LedgerRow & { session_id: string | null })[];
     /** Smart planned seconds of a zone on a plan date (0 when the day's water will not run). */
     smartSeconds: (zone: string, dateLocal: string) => number;
-    /** Today's smart window finish (epoch), null when none. */
-    smartFinishToday: number | null;
+    /** Today's smart window finish of a zone (epoch: its own window's, else the deployment's), null when none. */
+    smartFinishToday: (zone: string) => number | null;
   }): ScheduleRun[] {
     const out: ScheduleRun[] = [];
     this.input.dates.forEach((date, d) => {
       for (const s of this.input.schedules) {
         if (!runsOn(s, date)) continue;
-        for (const zone of s.zones) out.push(this.entry(s, zone, date, d, evidence));
+        for (const zone of s.zones) out.push(withClosedNote(this.entry(s, zone, date, d, evidence)));
       }
     });
     return out.sort(
@@ -174,6 +186,7 @@ export class FixedSchedules {
       target_seconds: target,
       delivered_seconds: null as number | null,
       session_id: scheduleSessionId(s, date, zone),
+      ...(d === 0 && start !== null ? { window_closed: this.input.now >= start + FIXED_LATE_S } : {}),
     };
     const held = (reason_code: string, reason: string): ScheduleRun => ({
       ...base,
@@ -197,11 +210,12 @@ export class FixedSchedules {
       );
     }
     if (d === 0) {
-      const paused = evidence.todayRules.find((r) => r.rule === 'paused' && r.verdict === 'skip');
+      const rules = evidence.todayRules(start, start + target);
+      const paused = rules.find((r) => r.rule === 'paused' && r.verdict === 'skip');
       if (paused) return held(paused.reason_code, paused.reason);
       const measured = s.ignore_skip_rules
         ? undefined
-        : evidence.todayRules.find((r) => r.verdict === 'skip' && MEASURED_SKIP_RULES.has(r.rule));
+        : rules.find((r) => r.verdict === 'skip' && MEASURED_SKIP_RULES.has(r.rule));
       if (measured) return held(measured.reason_code, `${label} held: ${measured.reason}`);
     }
     if (s.mode === 'override') {
@@ -221,7 +235,7 @@ export class FixedSchedules {
       today: this.input.dates[0] as string,
       runs: evidence.runs,
       smartSeconds: evidence.smartSeconds,
-      smartFinishToday: evidence.smartFinishToday,
+      smartFinishToday: evidence.smartFinishToday(zone),
       timezone: this.input.timezone,
     });
     return {
@@ -232,4 +246,14 @@ export class FixedSchedules {
       reason: `${label}: ${floor.why}`,
     };
   }
+}
+
+/** Today's run whose own window is over says so; what ran is in the run ledger. */
+function withClosedNote(run: ScheduleRun): ScheduleRun {
+  if (run.window_closed !== true) return run;
+  const late = FIXED_LATE_S / 60;
+  return {
+    ...run,
+    reason: `${run.reason}; its start is more than ${late} minutes past: today's run is over`,
+  };
 }

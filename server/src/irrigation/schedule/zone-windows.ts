@@ -4,7 +4,7 @@ import type { EngineContext } from '../engine/context';
 import type { ZonePlan } from '../engine/water-plan';
 import { nextRun, type NextRun } from './next-run';
 import { restrictionRulesOf } from './restriction-calendar';
-import { runWindow } from './run-window';
+import { runWindow, type RunWindowKind } from './run-window';
 import { anchorOf, type WindowChoice } from './window-choice';
 
 /**
@@ -110,7 +110,7 @@ export function todayClosed(
 export interface OwnWindow {
   start_epoch: number;
   finish_epoch: number;
-  kind: string;
+  kind: RunWindowKind;
 }
 
 export function ownWindow(

@@ -1,6 +1,7 @@
 import { formatDateTime, formatDuration } from '../../lib/time';
 import { localizeUnits, type UnitSystem } from '../../lib/unit-format';
-import type { IrrigationSnapshot, WaterPlanDay, ZoneVerdict } from '../zones/irrigation-types';
+import type { IrrigationSnapshot, WaterPlanDay, WaterPlanZone, ZoneVerdict } from '../zones/irrigation-types';
+import { windowSpan } from './own-windows';
 import { standingKindOf, type StandingKind } from '../zones/zone-standing';
 import type { ForecastSnapshot } from './weather-types';
 
@@ -292,7 +293,7 @@ export function sevenDays(
         reason = p
           ? p.zones
               .filter((z) => z.planned_seconds > 0)
-              .map((z) => `${z.name} ${formatDuration(z.planned_seconds)}`)
+              .map((z) => `${z.name} ${formatDuration(z.planned_seconds)}${ownWindowNote(z, view)}`)
               .join(', ')
           : null;
       } else if (v?.verdict === 'skip') {
@@ -337,4 +338,11 @@ export function sevenDays(
       };
     })
     .map((day) => (day.reason === null ? day : { ...day, reason: say(day.reason, view) }));
+}
+
+/** " (own window 21:00 – 21:25)" for a zone that runs in its own window; "" otherwise. */
+function ownWindowNote(z: WaterPlanZone, view: TextView): string {
+  const w = z.run_window;
+  if (!w) return '';
+  return ` (own window ${windowSpan({ start: w.start_epoch, finish: w.finish_epoch }, view.timeZone)})`;
 }

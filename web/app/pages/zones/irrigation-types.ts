@@ -56,6 +56,16 @@ export interface WaterPlanZone {
   depletion_range_mm?: [number, number] | null;
   control_source?: string;
   uncapped_seconds?: number;
+  /** The zone's own run window that day (`[zones.<slug>.run_window]`); absent: the deployment's. */
+  run_window?: PlanZoneWindow;
+}
+
+/** `water_plan[].zones[].run_window`: where a zone with its own window runs; `closed` on day 0 only. */
+export interface PlanZoneWindow {
+  start_epoch: number;
+  finish_epoch: number;
+  kind: string;
+  closed?: boolean;
 }
 
 export interface WaterPlanDay {
