@@ -6,7 +6,7 @@ import { serviceTracker } from '../helpers/service';
  * than the demo replay (and the gateway sweep's Tempest parser), the forecast
  * providers and the notification channels load on first use; so do zod, the
  * MQTT client, the mail and web-push libraries, the advisor, the radar and
- * the controller kinds other than dry-run (issue 27). Each guarded
+ * the controller kinds other than dry-run, and luxon (issue 27). Each guarded
  * module counts its loads here; the demo boots and serves reads without any,
  * and the first use still finds the module.
  */
@@ -69,6 +69,8 @@ jest.mock('mqtt/lib/client', () => mockCounted('mqtt client', 'mqtt/lib/client')
 jest.mock('nodemailer', () => mockCounted('nodemailer', 'nodemailer'));
 jest.mock('web-push', () => mockCounted('web-push', 'web-push'));
 jest.mock('zod', () => mockCounted('zod', 'zod'));
+// Local dates go through core/tz (the zone files, luxon's wall-time rules without luxon's 0.5 MB of source).
+jest.mock('luxon', () => mockCounted('luxon', 'luxon'));
 jest.mock('../../server/src/advisor/advisor', () =>
   mockCounted('advisor', '../../server/src/advisor/advisor'),
 );

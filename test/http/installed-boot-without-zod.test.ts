@@ -38,6 +38,8 @@ jest.mock('mqtt/lib/client', () => {
   return jest.requireActual('mqtt/lib/client');
 });
 jest.mock('web-push', () => mockCounted('web-push', 'web-push'));
+// Local dates go through core/tz; luxon loads only for a webhook's ISO time strings.
+jest.mock('luxon', () => mockCounted('luxon', 'luxon'));
 jest.mock('../../server/src/advisor/advisor', () =>
   mockCounted('advisor', '../../server/src/advisor/advisor'),
 );
@@ -104,7 +106,7 @@ it('a restart on the unchanged config boots and serves reads without zod', async
  * The bench's realistic install (idle-rss-installed): an OpenSprinkler (its
  * kind's schema is built on first use, core/zod-lazy.ts), two notification
  * channels and an MQTT broker. Restarted on the validated file it serves
- * reads without zod, mqtt's connect() and its unused transports, the mail library, web push, the advisor, the radar or
+ * reads without zod, mqtt's connect() and its unused transports, the mail library, web push, luxon, the advisor, the radar or
  * the schemas of controller kinds it does not use.
  */
 it('a realistic install restarts without zod or the modules it does not use', async () => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { zoneFor } from '../core/tz/zone';
+import { timeZone } from '../core/tz/time-zone';
 import type { KindConfigs } from './config-types';
 import { interpolateDocument } from './interpolate';
 import { formatPath, isPlainObject, type JsonObject, type JsonValue } from './json-walk';
@@ -255,7 +255,7 @@ function checkReferences(
 
   // An unknown zone would make every local date of the engine invalid (a 500 on save, no snapshot).
   const timezone = config.deployment.timezone;
-  if (timezone && !zoneFor(timezone).isValid) {
+  if (timezone && !timeZone(timezone).isValid) {
     errors.push({
       code: 'timezone_unknown',
       path: '$.deployment.timezone',

@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import type { DailyEntry, HourlyEntry } from './types';
 
 /**
@@ -12,15 +12,15 @@ import type { DailyEntry, HourlyEntry } from './types';
 export const MIN_HOURS_FOR_DAY = 20;
 
 export function dailyFromHourly(hourly: readonly HourlyEntry[], timezone: string): DailyEntry[] {
-  const zone = zoneFor(timezone);
+  const zone = timeZone(timezone);
   const days = new Map<string, HourlyEntry[]>();
   for (const hour of hourly) {
-    const date = DateTime.fromSeconds(hour.time_epoch, { zone }).toISODate() ?? '';
+    const date = LocalTime.fromSeconds(hour.time_epoch, zone).isoDate ?? '';
     days.set(date, [...(days.get(date) ?? []), hour]);
   }
   return [...days.entries()].map(([date, hours]) => {
-    const start = DateTime.fromISO(date, { zone });
-    const length = Math.round((start.plus({ days: 1 }).toSeconds() - start.toSeconds()) / 3600);
+    const start = LocalTime.fromIsoDate(date, zone);
+    const length = Math.round((start.plus({ days: 1 }).seconds - start.seconds) / 3600);
     const need = Math.min(MIN_HOURS_FOR_DAY, length);
     const values = (pick: (h: HourlyEntry) => number | null) =>
       hours.map(pick).filter((v): v is number => v !== null);
@@ -33,7 +33,7 @@ export function dailyFromHourly(hourly: readonly HourlyEntry[], timezone: string
     const whole = (list: number[]) => list.length >= need;
     return {
       date_local: date,
-      time_epoch: start.toSeconds(),
+      time_epoch: start.seconds,
       temp_max_f: whole(temps) ? Math.max(...temps) : null,
       temp_min_f: whole(temps) ? Math.min(...temps) : null,
       // A sum needs every hour: a gap cannot prove a dry hour.

@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import type { ArchiveRow } from '../store/forecast-archive';
 
 /**
@@ -38,8 +38,8 @@ export interface BiasInput {
 }
 
 export function forecastBias(input: BiasInput): BiasResult {
-  const zone = zoneFor(input.timezone);
-  const dayOf = (epoch: number) => DateTime.fromSeconds(epoch, { zone }).toISODate() ?? '';
+  const zone = timeZone(input.timezone);
+  const dayOf = (epoch: number) => LocalTime.fromSeconds(epoch, zone).isoDate ?? '';
   const forecast = dailyMeanSums(
     input.rows.filter((r) => inRange(r.lead_h, DAY_AHEAD_LEADS)),
     dayOf,

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { AppliedConfig } from '../config/config-types';
 import type { SourceEntry } from '../config/schema';
 import type { EventBus } from '../core/bus';
@@ -6,7 +5,8 @@ import { epochSeconds, type Clock } from '../core/clock';
 import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
 import { Mutex } from '../core/mutex';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import { resolveTimezone } from '../location/timezone';
 import type { ArchiveRow } from '../store/forecast-archive';
 import type { Store } from '../store/store';
@@ -189,9 +189,8 @@ export class ForecastService implements Module {
     const applied = this.deps.config();
     const timezone = applied ? requestFor(applied).timezone : 'UTC';
     const forecast = this.merged.forecast;
-    const todayStart = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(timezone) })
-      .startOf('day')
-      .toSeconds();
+    const todayStart = LocalTime.fromSeconds(epochSeconds(this.deps.clock), timeZone(timezone)).startOfDay()
+      .seconds;
     const key = [
       forecast,
       this.merged.lastError,
@@ -249,9 +248,10 @@ export class ForecastService implements Module {
     if (!provider) return null;
     try {
       const forecast = await provider.fetch(request);
-      const today = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(request.timezone) })
-        .startOf('day')
-        .toSeconds();
+      const today = LocalTime.fromSeconds(
+        epochSeconds(this.deps.clock),
+        timeZone(request.timezone),
+      ).startOfDay().seconds;
       return { provider: provider.label, days: forecast.daily.filter((d) => d.time_epoch < today) };
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'past days for the weather record could not be fetched');
@@ -321,7 +321,7 @@ export class ForecastService implements Module {
   private monthEvidence(month: number | undefined, maxLead: number) {
     const applied = this.deps.config();
     const timezone = applied ? requestFor(applied).timezone : 'UTC';
-    const now = DateTime.fromSeconds(epochSeconds(this.deps.clock), { zone: zoneFor(timezone) });
+    const now = LocalTime.fromSeconds(epochSeconds(this.deps.clock), timeZone(timezone));
     const wanted = month ?? now.month;
     const store = this.deps.store;
     const rows: ArchiveRow[] = [];
@@ -329,10 +329,10 @@ export class ForecastService implements Module {
     if (!store) return { wanted, timezone, rows, gaugeDaily };
     // The month's days within the archive's retention: this year's and last year's.
     for (const year of [now.year - 1, now.year]) {
-      const start = DateTime.fromObject({ year, month: wanted, day: 1 }, { zone: zoneFor(timezone) });
-      if (start.toSeconds() > now.toSeconds()) continue;
-      const from = start.toSeconds();
-      const to = Math.min(start.plus({ months: 1 }).toSeconds() - 3600, now.toSeconds());
+      const start = LocalTime.fromFields({ year, month: wanted, day: 1 }, timeZone(timezone));
+      if (start.seconds > now.seconds) continue;
+      const from = start.seconds;
+      const to = Math.min(start.plus({ months: 1 }).seconds - 3600, now.seconds);
       rows.push(...archiveRows(store, from, to, maxLead));
       for (const [day, inches] of gaugeTotals(store, from, to, timezone)) gaugeDaily.set(day, inches);
     }
@@ -532,12 +532,12 @@ function archiveRows(store: Store, from: number, to: number, maxLead: number): A
 
 /** The gauge's daily totals: the largest `rain_in_today` of each local day the merged history holds. */
 function gaugeTotals(store: Store, from: number, to: number, timezone: string): Map<string, number> {
-  const zone = zoneFor(timezone);
+  const zone = timeZone(timezone);
   const totals = new Map<string, number>();
   const hours = Math.ceil((to - from) / 3600) + 1;
   for (const row of store.readings.listRecent(to, hours, 'rain_in_today')) {
     if (row.source_id !== MERGED_SOURCE_ID || row.epoch < from) continue;
-    const day = DateTime.fromSeconds(row.epoch, { zone }).toISODate() ?? '';
+    const day = LocalTime.fromSeconds(row.epoch, zone).isoDate ?? '';
     totals.set(day, Math.max(totals.get(day) ?? 0, row.value));
   }
   return totals;

@@ -1,5 +1,5 @@
-import { DateTime } from 'luxon';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import type { ArchiveRow } from '../store/forecast-archive';
 
 /**
@@ -65,8 +65,8 @@ export function judgePromise(weightedMm: number, measuredMm: number): 'uninforma
 }
 
 export function archiveSkill(input: SkillInput): ArchiveSkill {
-  const zone = zoneFor(input.timezone);
-  const dayOf = (epoch: number) => DateTime.fromSeconds(epoch, { zone }).toISODate() ?? '';
+  const zone = timeZone(input.timezone);
+  const dayOf = (epoch: number) => LocalTime.fromSeconds(epoch, zone).isoDate ?? '';
   const analysis = dailyPromises(
     input.rows.filter((r) => r.lead_h === 0),
     dayOf,

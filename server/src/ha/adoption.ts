@@ -1,9 +1,9 @@
-import { DateTime } from 'luxon';
 import type { AppliedConfig } from '../config/config-types';
 import type { EventBus, HaAdoptionEntry } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import { parseControlAction, type ControlAction } from '../irrigation/controls/actions';
 import { activeOverrideTomorrow } from '../irrigation/controls/resolve';
 import { THRESHOLD_KEYS, type ControlsState, type ThresholdKey } from '../irrigation/controls/types';
@@ -265,10 +265,14 @@ export function pauseEpoch(state: HaState, haTimezone: string): number | null {
   if (typeof timestamp === 'number' && Number.isFinite(timestamp) && timestamp >= 0) {
     return Math.floor(timestamp);
   }
-  const match = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)$/.exec(String(state.state).trim());
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(String(state.state).trim());
   if (!match) return null;
-  const at = DateTime.fromISO(`${match[1]}T${match[2]}`, { zone: zoneFor(haTimezone) });
-  return at.isValid && at.toSeconds() >= 0 ? Math.floor(at.toSeconds()) : null;
+  const field = (i: number) => Number(match[i] ?? 0);
+  const at = LocalTime.fromFields(
+    { year: field(1), month: field(2), day: field(3), hour: field(4), minute: field(5), second: field(6) },
+    timeZone(haTimezone),
+  );
+  return at.isValid && at.seconds >= 0 ? Math.floor(at.seconds) : null;
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { EventBus } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
 import type { Logger } from '../core/logger';
-import { zoneFor } from '../core/tz/zone';
+import { timeZone } from '../core/tz/time-zone';
 import type { SiteFacts } from '../location/site';
 import type { HaConfig, HaLink } from './ha-link';
 
@@ -101,7 +101,7 @@ export function siteFactsOf(
     latitude: lat !== null && Math.abs(lat) <= 90 ? lat : null,
     longitude: lon !== null && Math.abs(lon) <= 180 ? lon : null,
     elevation_m: finite(raw.elevation),
-    time_zone: tz !== '' && zoneFor(tz).isValid ? tz : null,
+    time_zone: tz !== '' && timeZone(tz).isValid ? tz : null,
     read_epoch: readEpoch,
   };
 }

@@ -1,11 +1,11 @@
-import { DateTime } from 'luxon';
 import { SKILL_LOOKBACK_DAYS } from './policy/forecast-policy';
 import type { AppliedConfig } from '../config/config-types';
 import type { EventBus, HaAdoptionEntry } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
 import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import type { ForecastService } from '../forecast/forecast-service';
 import { resolveTimezone } from '../location/timezone';
 import type { Store } from '../store/store';
@@ -293,10 +293,10 @@ export class IrrigationService implements Module {
     const totals = new Map<string, number>();
     const store = this.deps.store;
     if (!store) return totals;
-    const zone = zoneFor(timezone);
+    const zone = timeZone(timezone);
     for (const row of store.readings.listRecent(nowEpoch, RUN_EVIDENCE_DAYS * 24, 'rain_in_today')) {
       if (row.source_id !== MERGED_SOURCE_ID) continue;
-      const day = DateTime.fromSeconds(row.epoch, { zone }).toISODate() ?? '';
+      const day = LocalTime.fromSeconds(row.epoch, zone).isoDate ?? '';
       totals.set(day, Math.max(totals.get(day) ?? 0, row.value));
     }
     return totals;

@@ -1,6 +1,6 @@
 import { compareText } from '../core/compare';
-import { DateTime } from 'luxon';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import type { RecordField, RecordValues } from './types';
 
 /**
@@ -60,28 +60,28 @@ export function stationDays(
   timezone: string,
   dates: readonly string[],
 ): StationDay[] {
-  const zone = zoneFor(timezone);
+  const zone = timeZone(timezone);
   const wanted = new Set(dates);
   const buckets = new Map<string, Map<string, Hourly>>();
   for (const r of readings) {
     if (!stationIds.has(r.source_id) || !Number.isFinite(r.value)) continue;
-    const local = DateTime.fromSeconds(r.epoch, { zone });
-    const date = local.toISODate() ?? '';
+    const local = LocalTime.fromSeconds(r.epoch, zone);
+    const date = local.isoDate ?? '';
     if (!wanted.has(date)) continue;
     const key = `${date}|${r.source_id}`;
     const fields = buckets.get(key) ?? new Map<string, Hourly>();
     buckets.set(key, fields);
     const h = fields.get(r.field) ?? { hours: new Map(), last: null };
     fields.set(r.field, h);
-    const hour = Math.floor((r.epoch - local.startOf('day').toSeconds()) / 3600);
+    const hour = Math.floor((r.epoch - local.startOfDay().seconds) / 3600);
     h.hours.set(hour, [...(h.hours.get(hour) ?? []), r.value]);
     if (!h.last || r.epoch >= h.last.epoch) h.last = { epoch: r.epoch, value: r.value };
   }
   const out: StationDay[] = [];
   for (const [key, fields] of [...buckets.entries()].sort(([a], [b]) => compareText(a, b))) {
     const [date = '', sourceId = ''] = key.split('|');
-    const start = DateTime.fromISO(date, { zone }).startOf('day');
-    const hoursInDay = Math.round((start.plus({ days: 1 }).toSeconds() - start.toSeconds()) / 3600);
+    const start = LocalTime.fromIsoDate(date, zone).startOfDay();
+    const hoursInDay = Math.round((start.plus({ days: 1 }).seconds - start.seconds) / 3600);
     out.push({ date_local: date, source_id: sourceId, ...aggregate(fields, hoursInDay) });
   }
   return out;

@@ -1,10 +1,10 @@
-import { DateTime } from 'luxon';
 import type { AppliedConfig } from '../config/config-types';
 import type { EventBus } from '../core/bus';
 import { epochSeconds, type Clock } from '../core/clock';
 import type { Module } from '../core/lifecycle';
 import type { Logger } from '../core/logger';
-import { zoneFor } from '../core/tz/zone';
+import { LocalTime } from '../core/tz/local-time';
+import { timeZone } from '../core/tz/time-zone';
 import type { DailyEntry, ForecastSnapshot } from '../forecast/types';
 import { resolveTimezone } from '../location/timezone';
 import type { Store } from '../store/store';
@@ -190,14 +190,11 @@ export class WeatherRecordService implements Module {
         .map((s) => s.id),
     );
     if (stationIds.size === 0) return [];
-    const zone = zoneFor(timezone);
-    const from = DateTime.fromISO(dates[0] as string, { zone })
-      .startOf('day')
-      .toSeconds();
-    const to = DateTime.fromISO(dates.at(-1) as string, { zone })
+    const zone = timeZone(timezone);
+    const from = LocalTime.fromIsoDate(dates[0] as string, zone).startOfDay().seconds;
+    const to = LocalTime.fromIsoDate(dates.at(-1) as string, zone)
       .plus({ days: 1 })
-      .startOf('day')
-      .toSeconds();
+      .startOfDay().seconds;
     const hours = Math.ceil((to - from) / 3600);
     const readings = STATION_FIELDS.flatMap((field) =>
       this.deps.store.readings.listRecent(to, hours, field).filter((r) => r.epoch < to),
@@ -226,15 +223,11 @@ function hasEvidence(day: DailyWeather): boolean {
 }
 
 export function localDate(epoch: number, timezone: string): string {
-  return DateTime.fromSeconds(epoch, { zone: zoneFor(timezone) }).toISODate() ?? '';
+  return LocalTime.fromSeconds(epoch, timeZone(timezone)).isoDate ?? '';
 }
 
 function shift(date: string, days: number, timezone: string): string {
-  return (
-    DateTime.fromISO(date, { zone: zoneFor(timezone) })
-      .plus({ days })
-      .toISODate() ?? ''
-  );
+  return LocalTime.fromIsoDate(date, timeZone(timezone)).plus({ days }).isoDate ?? '';
 }
 
 /** The `count` closed days before `today`, oldest first. */

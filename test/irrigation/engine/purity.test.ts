@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The engine folder is pure: no clock, no I/O, no direct luxon (local days go through localCalendar/zoneFor). */
+/** The engine folder is pure: no clock, no I/O, no luxon (local days go through localCalendar, core/tz). */
 const dir = path.join(__dirname, '../../../server/src/irrigation/engine');
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts'));
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 
 /**
  * The skip domain is pure: it imports its own folder, types from the config
- * schema, forecast types and weather snapshot, zoneFor, luxon and the unit
+ * schema, forecast types and weather snapshot, core/tz (zones and local
+ * times, no luxon: issue 27) and the unit
  * formatters; it reads no
  * clock and does no I/O.
  */
@@ -14,8 +15,8 @@ const TYPE_ONLY = new Set(['../../config/schema', '../../forecast/types', '../..
 // weather/derived is pure math (the published heat index), shared rather than copied; core/units
 // formats the reasons' numbers in the owner's units (pure too).
 const VALUES = new Set([
-  'luxon',
-  '../../core/tz/zone',
+  '../../core/tz/time-zone',
+  '../../core/tz/local-time',
   '../../weather/derived',
   '../../core/units/quantities',
   // the decision policy under uncertainty (pure functions; the plan calls it too)

@@ -1,29 +1,23 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { IANAZone, Settings, Zone, type ZoneOffsetFormat, type ZoneOffsetOptions } from 'luxon';
-import { parsePosixRule, parseTzif, timeTypeAt, type PosixRule, type TzifData } from './tzif';
+import { tzifTimeZone, type TzifTimeZone } from './time-zone';
 
 /**
- * The luxon Zone the whole service uses for local time: backed by the
- * system's IANA zone files (see tzif.ts), so no Intl formatter is ever built.
+ * A luxon Zone backed by the system's IANA zone files (time-zone.ts), so no
+ * Intl formatter is ever built, for the code that still uses luxon on
+ * demand (the webhook source's ISO timestamps, the season replay, tests).
+ * The service's idle path uses time-zone.ts and local-time.ts instead.
  * Where the files are missing (no tzdata installed), luxon's own Intl-backed
  * zone is used: correct, only heavier.
  */
 
-export const ZONEINFO_DIR = process.env.RAINCHECK_ZONEINFO_DIR ?? '/usr/share/zoneinfo';
+export { ZONEINFO_DIR } from './time-zone';
 
 // Without a default locale luxon asks Intl for the system's on first use, which loads ICU locale data.
 Settings.defaultLocale = 'en-US';
 
 class TzifZone extends Zone {
-  private readonly rule: PosixRule | null;
-
-  constructor(
-    private readonly zoneName: string,
-    private readonly data: TzifData,
-  ) {
+  constructor(private readonly tz: TzifTimeZone) {
     super();
-    this.rule = data.footer ? parsePosixRule(data.footer) : null;
   }
 
   override get type(): string {
@@ -31,7 +25,7 @@ class TzifZone extends Zone {
   }
 
   override get name(): string {
-    return this.zoneName;
+    return this.tz.name;
   }
 
   override get isUniversal(): boolean {
@@ -61,11 +55,11 @@ class TzifZone extends Zone {
   }
 
   override equals(other: Zone): boolean {
-    return other.type === 'tzif' && other.name === this.zoneName;
+    return other.type === 'tzif' && other.name === this.tz.name;
   }
 
   private typeAt(ts: number) {
-    return timeTypeAt(this.data, Math.floor(ts / 1000), this.rule);
+    return this.tz.typeAt(ts);
   }
 }
 
@@ -82,10 +76,6 @@ export function zoneFor(name: string): Zone {
 }
 
 function loadTzifZone(name: string): Zone | null {
-  if (!/^[A-Za-z0-9_+-]+(\/[A-Za-z0-9_+-]+)*$/.test(name)) return null;
-  try {
-    return new TzifZone(name, parseTzif(readFileSync(join(ZONEINFO_DIR, name))));
-  } catch {
-    return null;
-  }
+  const tz = tzifTimeZone(name);
+  return tz ? new TzifZone(tz) : null;
 }

@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
 import { epochSeconds, type Clock } from '../../core/clock';
-import { zoneFor } from '../../core/tz/zone';
+import { LocalTime } from '../../core/tz/local-time';
+import { timeZone } from '../../core/tz/time-zone';
 import { demoDayOf, demoWeatherAt, stormShapeAt } from '../../weather/sources/demo/demo-replay';
 import { dailyFromHourly } from '../aggregate';
 import type { ForecastProvider, ForecastRequest, HourlyEntry, ProviderForecast } from '../types';
@@ -23,11 +23,11 @@ export class DemoForecastProvider implements ForecastProvider {
   ) {}
 
   async fetch(request: ForecastRequest): Promise<ProviderForecast> {
-    const zone = zoneFor(request.timezone);
+    const zone = timeZone(request.timezone);
     const now = epochSeconds(this.clock);
-    const today = DateTime.fromSeconds(now, { zone }).startOf('day');
-    const from = today.minus({ days: request.pastDays }).toSeconds();
-    const to = today.plus({ days: request.forecastDays }).toSeconds();
+    const today = LocalTime.fromSeconds(now, zone).startOfDay();
+    const from = today.plus({ days: -request.pastDays }).seconds;
+    const to = today.plus({ days: request.forecastDays }).seconds;
     const hourly: HourlyEntry[] = [];
     const issueDay = demoDayOf(now, request.timezone);
     for (let t = from; t < to; t += 3600) hourly.push(demoHour(t, request.timezone, issueDay));

@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
 import { epochSeconds, type Clock } from '../../core/clock';
-import { zoneFor } from '../../core/tz/zone';
+import { LocalTime } from '../../core/tz/local-time';
+import { timeZone } from '../../core/tz/time-zone';
 import { mphTo2mMs } from '../aggregate';
 import {
   ForecastUnavailable,
@@ -250,11 +250,11 @@ function parseHourly(body: Record<string, unknown>, suffix: string): HourlyEntry
 }
 
 function parseDaily(body: Record<string, unknown>, suffix: string, timezone: string): DailyEntry[] {
-  const zone = zoneFor(timezone);
+  const zone = timeZone(timezone);
   const { times, series } = block(body, 'daily', suffix, OPEN_METEO_DAILY);
   return times.map((t, i) => {
-    const local = DateTime.fromSeconds(t, { zone });
-    if (local.startOf('day').toSeconds() !== t) {
+    const local = LocalTime.fromSeconds(t, zone);
+    if (local.startOfDay().seconds !== t) {
       throw new ForecastUnavailable(
         `${LABEL}: daily rows do not start at local midnight in ${timezone}; refusing misaligned days`,
       );
@@ -263,7 +263,7 @@ function parseDaily(body: Record<string, unknown>, suffix: string, timezone: str
     const humidity = series('relative_humidity_2m_mean', i);
     const et0 = series('et0_fao_evapotranspiration', i);
     return {
-      date_local: local.toISODate() ?? '',
+      date_local: local.isoDate ?? '',
       time_epoch: t,
       temp_max_f: series('temperature_2m_max', i),
       temp_min_f: series('temperature_2m_min', i),

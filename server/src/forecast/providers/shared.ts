@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
 import { epochSeconds, type Clock } from '../../core/clock';
-import { zoneFor } from '../../core/tz/zone';
+import { LocalTime } from '../../core/tz/local-time';
+import { timeZone } from '../../core/tz/time-zone';
 import { ForecastUnavailable, type ForecastRequest, type HourlyEntry } from '../types';
 
 /**
@@ -153,7 +153,7 @@ export function checkRequest(request: ForecastRequest, label: string): void {
   if (Math.abs(request.lat) > 90 || Math.abs(request.lon) > 180) {
     throw new ForecastUnavailable(`${label}: location out of range`);
   }
-  if (!zoneFor(request.timezone).isValid) {
+  if (!timeZone(request.timezone).isValid) {
     throw new ForecastUnavailable(`${label}: unknown time zone ${quote(request.timezone)}`);
   }
 }
@@ -164,11 +164,10 @@ export function checkRequest(request: ForecastRequest, label: string): void {
  * today (today counts as one of them). Epoch seconds, end exclusive.
  */
 export function localSpan(clock: Clock, request: ForecastRequest): { from: number; to: number } {
-  const zone = zoneFor(request.timezone);
-  const today = DateTime.fromSeconds(epochSeconds(clock), { zone }).startOf('day');
+  const today = LocalTime.fromSeconds(epochSeconds(clock), timeZone(request.timezone)).startOfDay();
   return {
-    from: today.minus({ days: Math.max(0, request.pastDays) }).toSeconds(),
-    to: today.plus({ days: Math.max(1, request.forecastDays) }).toSeconds(),
+    from: today.plus({ days: -Math.max(0, request.pastDays) }).seconds,
+    to: today.plus({ days: Math.max(1, request.forecastDays) }).seconds,
   };
 }
 

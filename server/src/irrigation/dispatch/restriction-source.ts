@@ -28,7 +28,7 @@ export function restrictionGateOf(deps: RestrictionSourceDeps): RestrictionGate 
     const rules = config ? restrictionRulesOf(config) : [];
     if (rules.length === 0) return { ok: true, seconds, note: null };
     const timezone = deps.timezone();
-    const midnight = Math.floor(startOfLocalDate(localDateOf(now, timezone), timezone).toSeconds());
+    const midnight = Math.floor(startOfLocalDate(localDateOf(now, timezone), timezone).seconds);
     const rows = deps.runs?.listWindow(midnight, now, zone) ?? [];
     const secondsToday = rows
       .filter((r) => r.zone === zone && WATERING.has(r.status))

@@ -42,7 +42,7 @@ import { PROBE_HOLD_CODE, probeHolds } from '../soil/probe-hold';
 /**
  * The irrigation engine (spec 2.5, 2.6): a pure function of its input. No
  * I/O, no clock (`input.nowEpoch` is "now"), local days through
- * `localCalendar` (luxon via `zoneFor`).
+ * `localCalendar` (core/tz: the zone files and luxon's wall-time rules).
  *
  * Steps: resolve zones -> ET0 per day -> ledger (applied water) -> a
  * provisional plan to place today's run window -> the skip check and the

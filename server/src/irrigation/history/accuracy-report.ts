@@ -50,10 +50,10 @@ function localDay(date: string, timezone: string): LocalDay {
   const start = startOfLocalDate(date, timezone);
   return {
     date,
-    start: start.toSeconds(),
-    end: startOfLocalDate(addLocalDays(date, 1, timezone), timezone).toSeconds(),
-    noon: start.set({ hour: MORNING_ENDS_HOUR }).toSeconds(),
-    defaultMorning: start.set({ hour: DEFAULT_MORNING_HOUR }).toSeconds(),
+    start: start.seconds,
+    end: startOfLocalDate(addLocalDays(date, 1, timezone), timezone).seconds,
+    noon: start.set({ hour: MORNING_ENDS_HOUR }).seconds,
+    defaultMorning: start.set({ hour: DEFAULT_MORNING_HOUR }).seconds,
   };
 }
 

@@ -63,7 +63,7 @@ export function scheduleStartEpoch(
   if (start.kind === 'clock') {
     const midnight = startOfLocalDate(dateLocal, timezone);
     return Math.floor(
-      midnight.set({ hour: Math.floor(start.minutes / 60), minute: start.minutes % 60 }).toSeconds(),
+      midnight.set({ hour: Math.floor(start.minutes / 60), minute: start.minutes % 60 }).seconds,
     );
   }
   const times = getTimes(new Date(localNoonMs(dateLocal, timezone)), lat, lon);

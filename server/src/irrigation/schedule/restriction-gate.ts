@@ -20,9 +20,10 @@ import { dayCaps, dayVerdict, ruleInSeason } from './restriction-calendar';
  *
  * "Today" is the local date the run starts on; a run's minutes count to that
  * date. Forbidden hours are placed on local wall-clock times of each date
- * (luxon: on a DST change the wall times that do not exist move forward, the
- * repeated hour counts once, at its first occurrence); a range that wraps
- * midnight runs from its date into the next one.
+ * (core/tz/local-time.ts, luxon's rules: on a DST change the wall times that
+ * do not exist move forward, the repeated hour counts once, at its first
+ * occurrence); a range that wraps midnight runs from its date into the next
+ * one.
  */
 
 export type GateVerdict =
@@ -125,8 +126,8 @@ export function forbiddenSpans(
             ? endBase.plus({ days: 1 })
             : endBase.set({ hour: Math.floor(range.to / 60), minute: range.to % 60 });
         out.push({
-          start: Math.floor(startAt.toSeconds()),
-          end: Math.floor(endAt.toSeconds()),
+          start: Math.floor(startAt.seconds),
+          end: Math.floor(endAt.seconds),
           rule: rule.name,
           text,
         });

@@ -1,4 +1,4 @@
-import type { DateTime } from 'luxon';
+import type { LocalTime } from '../../core/tz/local-time';
 import { parseClock } from '../../config/restriction-rule';
 import type { RaincheckConfig, RestrictionRule, RunWindowConfig } from '../../config/schema';
 import { addLocalDays, startOfLocalDate } from './local-date';
@@ -65,8 +65,8 @@ export function placeAtTime(
     : { start: at - seconds, finish: at };
 }
 
-function wallTime(midnight: DateTime, minutes: number): number {
-  return Math.floor(midnight.set({ hour: Math.floor(minutes / 60), minute: minutes % 60 }).toSeconds());
+function wallTime(midnight: LocalTime, minutes: number): number {
+  return Math.floor(midnight.set({ hour: Math.floor(minutes / 60), minute: minutes % 60 }).seconds);
 }
 
 /** The window moved out of forbidden hours (see the module comment); unchanged without any. */

@@ -1,5 +1,5 @@
-import { DateTime, type Zone } from 'luxon';
-import { zoneFor } from '../../core/tz/zone';
+import { LocalTime } from '../../core/tz/local-time';
+import { timeZone, type TimeZone } from '../../core/tz/time-zone';
 import { addCalendarDays, isoDateOfDay } from './civil-date';
 
 /**
@@ -25,16 +25,16 @@ export interface LocalCalendar {
 }
 
 export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar {
-  const zone: Zone = zoneFor(timezone);
+  const zone: TimeZone = timeZone(timezone);
   if (!zone.isValid) throw new RangeError(`unknown time zone ${JSON.stringify(timezone)}`);
   if (!Number.isFinite(nowEpoch)) throw new RangeError(`now must be a finite epoch, got ${nowEpoch}`);
 
-  const day = (date: string): DateTime => {
-    const dt = DateTime.fromISO(date, { zone });
+  const day = (date: string): LocalTime => {
+    const dt = LocalTime.fromIsoDate(date, zone);
     if (!dt.isValid || !/^\d{4}-\d{2}-\d{2}$/.test(date)) {
       throw new RangeError(`expected a YYYY-MM-DD date, got ${JSON.stringify(date)}`);
     }
-    return dt.startOf('day');
+    return dt.startOfDay();
   };
   // One recompute asks for the same few dates thousands of times (every zone, every pass):
   // the answers never change for a calendar, so each is computed once.
@@ -43,8 +43,8 @@ export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar
     const [date = '', days = '0'] = key.split('|');
     return addCalendarDays(date, Number(days));
   });
-  const dayStart = memo((date: string): number => day(date).toSeconds());
-  const dayEnd = memo((date: string): number => day(date).plus({ days: 1 }).toSeconds());
+  const dayStart = memo((date: string): number => day(date).seconds);
+  const dayEnd = memo((date: string): number => day(date).plus({ days: 1 }).seconds);
 
   return {
     timezone,
@@ -53,20 +53,20 @@ export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar
     addDays: (date, days) => addDays(`${date}|${days}`),
     dayStart,
     dayEnd,
-    formatLocal: (epoch) => DateTime.fromSeconds(epoch, { zone }).toFormat('ccc LLL d, HH:mm'),
+    formatLocal: (epoch) => LocalTime.fromSeconds(epoch, zone).formatShort() ?? 'Invalid DateTime',
   };
 }
 
-/** Luxon's limit (and the Date's): beyond it an instant is invalid and its date ''. */
+/** Date's limit (and luxon's): beyond it an instant is invalid and its date ''. */
 const MAX_MS = 8.64e15;
 const DAY_MS = 86_400_000;
 
 /**
  * The local date holding `epoch`: the UTC date of the instant shifted by the
- * zone's offset there, as luxon computes `toISODate()` (without building a
- * DateTime: a run ledger asks this for every run's start).
+ * zone's offset there, as luxon computed `toISODate()` (without building a
+ * LocalTime: a run ledger asks this for every run's start).
  */
-function localDateAt(zone: Zone, epoch: number): string {
+function localDateAt(zone: TimeZone, epoch: number): string {
   const ms = epoch * 1000;
   if (!Number.isFinite(ms) || Math.abs(ms) > MAX_MS) return '';
   const local = Math.trunc(ms + zone.offset(ms) * 60_000);

@@ -1,5 +1,5 @@
-import { zoneFor } from '../../core/tz/zone';
-import { DateTime } from 'luxon';
+import { LocalTime } from '../../core/tz/local-time';
+import { timeZone } from '../../core/tz/time-zone';
 
 /**
  * Today's rain from per-interval increments (Tempest UDP carries no daily
@@ -37,5 +37,5 @@ export class RainDayAccumulator {
 }
 
 export function localDay(epoch: number, timezone: string): string {
-  return DateTime.fromSeconds(epoch, { zone: zoneFor(timezone) }).toISODate() ?? '';
+  return LocalTime.fromSeconds(epoch, timeZone(timezone)).isoDate ?? '';
 }

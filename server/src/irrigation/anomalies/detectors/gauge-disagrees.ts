@@ -60,8 +60,8 @@ function gaugeTotal(
   date: string,
   timezone: string,
 ): number | null {
-  const start = startOfLocalDate(date, timezone).toSeconds();
-  const end = startOfLocalDate(addLocalDays(date, 1, timezone), timezone).toSeconds();
+  const start = startOfLocalDate(date, timezone).seconds;
+  const end = startOfLocalDate(addLocalDays(date, 1, timezone), timezone).seconds;
   const day = rows.filter((r) => r.epoch >= start && r.epoch < end);
   if (!day.some((r) => r.epoch >= end - 3600)) return null;
   return Math.max(...day.map((r) => r.value));

@@ -1,5 +1,5 @@
-import { zoneFor } from '../../../core/tz/zone';
-import { DateTime } from 'luxon';
+import { LocalTime as WallTime } from '../../../core/tz/local-time';
+import { timeZone } from '../../../core/tz/time-zone';
 import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
 import type { WeatherField } from '../../fields';
@@ -48,14 +48,14 @@ interface LocalTime {
 }
 
 function localTime(epoch: number, timezone: string): LocalTime {
-  const t = DateTime.fromSeconds(epoch, { zone: zoneFor(timezone) });
-  const midnight = t.startOf('day');
+  const t = WallTime.fromSeconds(epoch, timeZone(timezone));
+  const midnight = t.startOfDay();
   return {
     // Wall-clock hour, so the storm starts at 14:00 local on DST days too.
     hour: t.hour + t.minute / 60 + t.second / 3600,
     // The local calendar date's day number: two local days never share one across a DST change.
     dayOrdinal: Math.floor(Date.UTC(t.year, t.month - 1, t.day) / 86_400_000),
-    midnightEpoch: midnight.toSeconds(),
+    midnightEpoch: midnight.seconds,
   };
 }
 

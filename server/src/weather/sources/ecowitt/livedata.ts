@@ -1,5 +1,5 @@
-import { zoneFor } from '../../../core/tz/zone';
-import { DateTime } from 'luxon';
+import { LocalTime } from '../../../core/tz/local-time';
+import { timeZone } from '../../../core/tz/time-zone';
 import type { SourceBatch } from '../../source';
 import {
   BatchCollector,
@@ -225,8 +225,8 @@ export function parseLightningTimestamp(raw: unknown, timezone: string): number 
     number,
   ];
   if (year < 2000) return null;
-  const at = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: zoneFor(timezone) });
-  return at.isValid ? Math.floor(at.toSeconds()) : null;
+  const at = LocalTime.fromFields({ year, month, day, hour, minute, second }, timeZone(timezone));
+  return at.isValid ? Math.floor(at.seconds) : null;
 }
 
 function channels(out: BatchCollector, body: Json): void {

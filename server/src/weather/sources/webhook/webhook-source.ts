@@ -1,7 +1,5 @@
 import { mapSoilChannels, soilChannelSchema } from './soil-channels';
 import { HTTP_WEBHOOK_KIND } from '../push-kinds';
-import { zoneFor } from '../../../core/tz/zone';
-import { DateTime } from 'luxon';
 import type { z } from 'zod';
 import { lazySchema } from '../../../core/zod-lazy';
 import { epochSeconds } from '../../../core/clock';
@@ -175,11 +173,24 @@ export function webhookTime(value: unknown, timezone: string): number | null {
   if (n !== null) {
     epoch = n > 1e11 ? n / 1000 : n;
   } else if (typeof value === 'string') {
-    const at = DateTime.fromISO(value.trim(), { zone: zoneFor(timezone) });
+    const at = isoTime(value.trim(), timezone);
     if (at.isValid) epoch = at.toSeconds();
   }
   if (epoch === null || epoch < 946684800) return null;
   return Math.floor(epoch);
+}
+
+/**
+ * luxon's ISO 8601 reader (every form a posting device may send), loaded on
+ * the first time string: a webhook that posts epoch numbers, and an idle
+ * service, never load luxon.
+ */
+function isoTime(text: string, timezone: string) {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { DateTime } = require('luxon') as typeof import('luxon');
+  const { zoneFor } = require('../../../core/tz/zone') as typeof import('../../../core/tz/zone');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return DateTime.fromISO(text, { zone: zoneFor(timezone) });
 }
 
 export interface WebhookMapOptions {
