@@ -76,4 +76,10 @@ ZONE_KINDS: Final[dict[str, tuple[str, str]]] = {
     "override": ("select", " override"),
     "flow": ("sensor", " flow"),
     "flow_baseline": ("sensor", " usual flow"),
+    "soil_moisture": ("sensor", " soil moisture"),
+    "probe_state": ("sensor", " soil probe"),
 }
+
+# A fixed schedule's switch: `schedule_<slug>`, named "Schedule <name>" by the service.
+# Translated as "schedule" with the schedule's name as the {schedule} placeholder.
+SCHEDULE_PREFIX: Final = "Schedule "
