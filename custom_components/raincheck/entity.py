@@ -17,7 +17,13 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 from .api import RaincheckApiError, RaincheckError
 from .const import DOMAIN, OPT_DIAGNOSTIC_ENTITIES
 from .coordinator import RaincheckCoordinator
-from .translated import SCHEDULE_PREFIX, TRANSLATED_KEYS, ZONE_KINDS
+from .translated import (
+    DISABLED_BY_DEFAULT_KEYS,
+    DISABLED_BY_DEFAULT_ZONE_KINDS,
+    SCHEDULE_PREFIX,
+    TRANSLATED_KEYS,
+    ZONE_KINDS,
+)
 
 if TYPE_CHECKING:
     from . import RaincheckConfigEntry
@@ -85,6 +91,14 @@ def zone_entity(descriptor: dict[str, Any]) -> tuple[str, str] | None:
     return kind, name.removesuffix(suffix)
 
 
+def enabled_by_default(descriptor: dict[str, Any]) -> bool:
+    """False for the less used, noisy entities (translated.py lists them)."""
+    if descriptor["key"] in DISABLED_BY_DEFAULT_KEYS:
+        return False
+    zone = zone_entity(descriptor)
+    return zone is None or zone[0] not in DISABLED_BY_DEFAULT_ZONE_KINDS
+
+
 def schedule_entity(descriptor: dict[str, Any]) -> str | None:
     """The schedule's name of a fixed schedule's switch (`schedule_<slug>`, "Schedule <name>")."""
     key, name = descriptor["key"], descriptor["name"]
@@ -126,6 +140,7 @@ class ManifestEntity(RaincheckEntity):
             # and the icon the manifest names (icons.json has no entry for what it does not know).
             self._attr_name = descriptor["name"]
             self._attr_icon = descriptor.get("icon")
+        self._attr_entity_registry_enabled_default = enabled_by_default(descriptor)
         category = descriptor.get("entity_category")
         self._attr_entity_category = EntityCategory(category) if category else None
         self._attr_device_info = device_info(coordinator, descriptor["device"])
