@@ -101,7 +101,7 @@ def enabled_by_default(descriptor: dict[str, Any]) -> bool:
 
 def schedule_entity(descriptor: dict[str, Any]) -> str | None:
     """The schedule's name of a fixed schedule's switch (`schedule_<slug>`, "Schedule <name>")."""
-    key, name = descriptor["key"], descriptor["name"]
+    key, name = str(descriptor["key"]), str(descriptor["name"])
     if descriptor["platform"] != "switch" or not key.startswith("schedule_"):
         return None
     if not name.startswith(SCHEDULE_PREFIX) or len(name) == len(SCHEDULE_PREFIX):
