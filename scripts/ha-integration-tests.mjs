@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
  * same machine. RAINCHECK_HA_PYTHON picks the interpreter; otherwise the
  * newest CPython >= 3.13 on PATH or under ~/.pyenv/versions.
  *
+ * A full run (no arguments) measures the coverage of custom_components/raincheck
+ * and fails under 95 % (HA's test-coverage rule; test/ha-integration/.coveragerc).
  * Then `mypy --strict` checks custom_components/raincheck (HA's strict-typing
  * rule) from a second small venv (requirements-typing.txt, keyed the same way)
  * against the first venv's Home Assistant; its cache lives beside the venvs.
@@ -118,23 +120,27 @@ function main() {
   }
   // -p no:sugar: pytest-sugar (a dependency of the test package) would replace
   // pytest's closing line; -p no:cacheprovider keeps .pytest_cache out of the clone.
-  const args = [
-    '-m',
-    'pytest',
-    testDir,
-    '-p',
-    'no:sugar',
-    '-p',
-    'no:cacheprovider',
-    ...process.argv.slice(2),
-  ];
-  const result = run(venvPython, args, { cwd: root });
+  const extra = process.argv.slice(2);
+  const args = ['-m', 'pytest', testDir, '-p', 'no:sugar', '-p', 'no:cacheprovider', ...extra];
+  // A partial run (a file, -k) covers part of the code: only a full run is measured.
+  if (extra.length === 0) args.push(...coverageArgs());
+  const env = { ...process.env, COVERAGE_FILE: join(cacheRoot, 'raincheck', 'ha-coverage') };
+  const result = run(venvPython, args, { cwd: root, env });
   if (result.status === 5) {
     console.error('ha tests: pytest collected no test; that is a failure here');
     return 1;
   }
   const typed = strictTyping(python, venvPython);
   return result.status === 0 ? typed : (result.status ?? 1);
+}
+
+function coverageArgs() {
+  return [
+    '--cov',
+    `--cov-config=${join(testDir, '.coveragerc')}`,
+    '--cov-report=term-missing:skip-covered',
+    '--cov-fail-under=95',
+  ];
 }
 
 /** mypy --strict on the integration, with Home Assistant's types from the test venv. */

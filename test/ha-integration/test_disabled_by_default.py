@@ -14,7 +14,9 @@ async def test_the_battery_voltage_and_the_wind_lull_start_disabled_and_can_be_e
 ) -> None:
     entry = await setup_entry(hass, demo)
     registry = er.async_get(hass)
-    disabled = [entity_id(hass, entry, "sensor", key) for key in ("weather_battery_v", "weather_wind_lull_mph")]
+    disabled = [
+        entity_id(hass, entry, "sensor", key) for key in ("weather_battery_v", "weather_wind_lull_mph")
+    ]
     for entity in disabled:
         assert registry.async_get(entity).disabled_by is er.RegistryEntryDisabler.INTEGRATION
         assert hass.states.get(entity) is None
