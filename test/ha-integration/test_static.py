@@ -295,3 +295,24 @@ def test_schedule_switches_and_probe_sensors_get_translation_keys_from_key_and_n
     assert zone_entity(probe) == ("probe_state", "Beds")
     moisture = {**probe, "key": "zone_beds_soil_moisture", "name": "Beds soil moisture"}
     assert zone_entity(moisture) == ("soil_moisture", "Beds")
+
+
+def test_brand_images_follow_the_brands_rules() -> None:
+    # HA 2026.3+ serves a custom integration's own brand/ images; HACS reads brand/icon.png.
+    from PIL import Image
+
+    brand = COMPONENT / "brand"
+    for name, size in (("icon.png", 256), ("icon@2x.png", 512)):
+        with Image.open(brand / name) as image:
+            assert (image.format, image.mode, image.size) == ("PNG", "RGBA", (size, size)), name
+    for name, (low, high) in {
+        "logo.png": (128, 256),
+        "dark_logo.png": (128, 256),
+        "logo@2x.png": (256, 512),
+        "dark_logo@2x.png": (256, 512),
+    }.items():
+        with Image.open(brand / name) as image:
+            assert (image.format, image.mode) == ("PNG", "RGBA"), name
+            assert low <= min(image.size) <= high and image.width > image.height, name
+            # Trimmed: the drawing touches every edge (the brands repository's rule).
+            assert image.getchannel("A").getbbox() == (0, 0, *image.size), name
