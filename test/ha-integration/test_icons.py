@@ -35,3 +35,40 @@ async def test_the_manifest_icons_are_icon_translations_of_the_entities(
         assert entry_of.original_icon is None, descriptor["key"]
         assert "icon" not in hass.states.get(entry_of.entity_id).attributes, descriptor["key"]
     await unload(hass, entry)
+
+
+async def test_a_schedule_switch_is_translated_with_state_icons(hass: HomeAssistant) -> None:
+    from homeassistant.helpers.translation import async_get_translations
+
+    from custom_components.raincheck.const import DOMAIN
+    from ha_helpers import eventually
+    from raincheck_process import remove, start_raincheck
+
+    instance = start_raincheck({"DEMO": "1"})
+    try:
+        entry = await setup_entry(hass, instance)
+        _, config = await api(instance, "GET", "/config")
+        schedule = {
+            "name": "Beds by hand",
+            "zones": ["front_lawn"],
+            "weekdays": [1, 4],
+            "start": "06:00",
+            "minutes": [10],
+            "mode": "floor",
+        }
+        status, body = await api(instance, "PUT", "/config", {**config, "schedules": [schedule]})
+        assert status == 200, body
+        registry = er.async_get(hass)
+        unique_id = f"{entry.unique_id}_schedule_beds_by_hand"
+        await eventually(lambda: registry.async_get_entity_id("switch", DOMAIN, unique_id) is not None)
+        switch = registry.async_get(registry.async_get_entity_id("switch", DOMAIN, unique_id))
+        assert (switch.translation_key, switch.original_icon) == ("schedule", None)
+        state = hass.states.get(switch.entity_id)
+        assert state.state == "on"
+        assert state.attributes["friendly_name"] == "Raincheck Schedule Beds by hand"
+        assert ICONS["switch"]["schedule"]["state"]["off"] != ICONS["switch"]["schedule"]["state"]["on"]
+        german = await async_get_translations(hass, "de", "entity", {DOMAIN})
+        assert german[f"component.{DOMAIN}.entity.switch.schedule.name"] == "Zeitplan {schedule}"
+        await unload(hass, entry)
+    finally:
+        remove(instance)
