@@ -14,11 +14,18 @@ import { fileURLToPath } from 'node:url';
  * of the requirements and the interpreter, and reused by the next run on the
  * same machine. RAINCHECK_HA_PYTHON picks the interpreter; otherwise the
  * newest CPython >= 3.13 on PATH or under ~/.pyenv/versions.
+ *
+ * A full run (no arguments) measures the coverage of custom_components/raincheck
+ * and fails under 95 % (HA's test-coverage rule; test/ha-integration/.coveragerc).
+ * Then `mypy --strict` checks custom_components/raincheck (HA's strict-typing
+ * rule) from a second small venv (requirements-typing.txt, keyed the same way)
+ * against the first venv's Home Assistant; its cache lives beside the venvs.
  */
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const testDir = join(root, 'test', 'ha-integration');
 const requirementsFile = join(testDir, 'requirements.txt');
+const typingRequirementsFile = join(testDir, 'requirements-typing.txt');
 const MIN_PYTHON = [3, 13];
 
 function run(command, args, options = {}) {
@@ -65,15 +72,16 @@ function findPython() {
   return best;
 }
 
-function ensureVenv(python) {
-  const requirements = readFileSync(requirementsFile);
+const cacheRoot = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
+
+function ensureVenv(python, file = requirementsFile, prefix = 'ha-venv') {
+  const requirements = readFileSync(file);
   const key = createHash('sha256')
     .update(requirements)
     .update(python.version.join('.'))
     .digest('hex')
     .slice(0, 12);
-  const cacheRoot = process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache');
-  const venv = join(cacheRoot, 'raincheck', `ha-venv-${key}`);
+  const venv = join(cacheRoot, 'raincheck', `${prefix}-${key}`);
   const marker = join(venv, '.raincheck-complete');
   const venvPython = join(venv, 'bin', 'python');
   if (existsSync(marker)) return venvPython;
@@ -83,7 +91,7 @@ function ensureVenv(python) {
   const steps = [
     [python.executable, ['-m', 'venv', venv]],
     [venvPython, ['-m', 'pip', 'install', '--quiet', '--upgrade', 'pip']],
-    [venvPython, ['-m', 'pip', 'install', '--quiet', '-r', requirementsFile]],
+    [venvPython, ['-m', 'pip', 'install', '--quiet', '-r', file]],
   ];
   for (const [command, args] of steps) {
     const result = run(command, args);
@@ -112,21 +120,46 @@ function main() {
   }
   // -p no:sugar: pytest-sugar (a dependency of the test package) would replace
   // pytest's closing line; -p no:cacheprovider keeps .pytest_cache out of the clone.
-  const args = [
-    '-m',
-    'pytest',
-    testDir,
-    '-p',
-    'no:sugar',
-    '-p',
-    'no:cacheprovider',
-    ...process.argv.slice(2),
-  ];
-  const result = run(venvPython, args, { cwd: root });
+  const extra = process.argv.slice(2);
+  const args = ['-m', 'pytest', testDir, '-p', 'no:sugar', '-p', 'no:cacheprovider', ...extra];
+  // A partial run (a file, -k) covers part of the code: only a full run is measured.
+  if (extra.length === 0) args.push(...coverageArgs());
+  const env = { ...process.env, COVERAGE_FILE: join(cacheRoot, 'raincheck', 'ha-coverage') };
+  const result = run(venvPython, args, { cwd: root, env });
   if (result.status === 5) {
     console.error('ha tests: pytest collected no test; that is a failure here');
     return 1;
   }
+  const typed = strictTyping(python, venvPython);
+  return result.status === 0 ? typed : (result.status ?? 1);
+}
+
+function coverageArgs() {
+  return [
+    '--cov',
+    `--cov-config=${join(testDir, '.coveragerc')}`,
+    '--cov-report=term-missing:skip-covered',
+    '--cov-fail-under=95',
+  ];
+}
+
+/** mypy --strict on the integration, with Home Assistant's types from the test venv. */
+function strictTyping(python, haPython) {
+  const mypyPython = ensureVenv(python, typingRequirementsFile, 'ha-typing-venv');
+  const result = run(
+    mypyPython,
+    [
+      '-m',
+      'mypy',
+      '--strict',
+      '--python-executable',
+      haPython,
+      '--cache-dir',
+      join(cacheRoot, 'raincheck', 'mypy-cache'),
+      join('custom_components', 'raincheck'),
+    ],
+    { cwd: root },
+  );
   return result.status ?? 1;
 }
 

@@ -77,7 +77,7 @@ class RaincheckClient:
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
-    async def _request(self, method: str, path: str, body: Any = None) -> Any:
+    async def _request(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
         url = f"{self.base_url}{API_PREFIX}{path}"
         try:
             async with self._session.request(
@@ -96,6 +96,9 @@ class RaincheckClient:
                         str(payload.get("code") or payload.get("error") or "error"),
                         str(payload.get("error") or payload.get("message") or response.reason),
                     )
+                if not isinstance(payload, dict):
+                    # Every resource the integration reads or writes answers an object.
+                    raise RaincheckConnectionError(f"{url} answered no JSON object")
                 return payload
         except (aiohttp.ClientError, TimeoutError) as err:
             raise RaincheckConnectionError(f"{url}: {err}") from err
@@ -143,13 +146,13 @@ class RaincheckClient:
                     raise RaincheckAuthError("unauthorized")
                 if response.status != 200:
                     raise RaincheckConnectionError(f"{url} answered {response.status}")
-                event, data = "message", []
+                event, data = "message", list[str]()
                 async for raw in response.content:
                     line = raw.decode("utf-8").rstrip("\r\n")
                     if not line:
                         if data:
                             yield SseEvent(event, "\n".join(data))
-                        event, data = "message", []
+                        event, data = "message", list[str]()
                     elif line.startswith(":"):
                         continue
                     else:

@@ -37,4 +37,4 @@ class RaincheckBinarySensor(ManifestEntity, BinarySensorEntity):
         text = self.state_text
         if text is None:
             return None
-        return text == self.descriptor.get("payload_on", "ON")
+        return text == str(self.descriptor.get("payload_on", "ON"))

@@ -17,7 +17,13 @@ from homeassistant.helpers.update_coordinator import CoordinatorEntity
 from .api import RaincheckApiError, RaincheckError
 from .const import DOMAIN, OPT_DIAGNOSTIC_ENTITIES
 from .coordinator import RaincheckCoordinator
-from .translated import TRANSLATED_KEYS, ZONE_KINDS
+from .translated import (
+    DISABLED_BY_DEFAULT_KEYS,
+    DISABLED_BY_DEFAULT_ZONE_KINDS,
+    SCHEDULE_PREFIX,
+    TRANSLATED_KEYS,
+    ZONE_KINDS,
+)
 
 if TYPE_CHECKING:
     from . import RaincheckConfigEntry
@@ -85,6 +91,24 @@ def zone_entity(descriptor: dict[str, Any]) -> tuple[str, str] | None:
     return kind, name.removesuffix(suffix)
 
 
+def enabled_by_default(descriptor: dict[str, Any]) -> bool:
+    """False for the less used, noisy entities (translated.py lists them)."""
+    if descriptor["key"] in DISABLED_BY_DEFAULT_KEYS:
+        return False
+    zone = zone_entity(descriptor)
+    return zone is None or zone[0] not in DISABLED_BY_DEFAULT_ZONE_KINDS
+
+
+def schedule_entity(descriptor: dict[str, Any]) -> str | None:
+    """The schedule's name of a fixed schedule's switch (`schedule_<slug>`, "Schedule <name>")."""
+    key, name = str(descriptor["key"]), str(descriptor["name"])
+    if descriptor["platform"] != "switch" or not key.startswith("schedule_"):
+        return None
+    if not name.startswith(SCHEDULE_PREFIX) or len(name) == len(SCHEDULE_PREFIX):
+        return None
+    return name.removeprefix(SCHEDULE_PREFIX)
+
+
 class RaincheckEntity(CoordinatorEntity[RaincheckCoordinator]):
     """Base of every Raincheck entity: named on its device, unique per install."""
 
@@ -108,10 +132,15 @@ class ManifestEntity(RaincheckEntity):
             kind, zone_name = zone
             self._attr_translation_key = f"zone_{kind}"
             self._attr_translation_placeholders = {"zone": zone_name}
+        elif schedule := schedule_entity(descriptor):
+            self._attr_translation_key = "schedule"
+            self._attr_translation_placeholders = {"schedule": schedule}
         else:
-            # A zone's valve is the zone's own name; anything new keeps the service's name.
+            # A zone's valve is the zone's own name; anything new keeps the service's name
+            # and the icon the manifest names (icons.json has no entry for what it does not know).
             self._attr_name = descriptor["name"]
-        self._attr_icon = descriptor.get("icon")
+            self._attr_icon = descriptor.get("icon")
+        self._attr_entity_registry_enabled_default = enabled_by_default(descriptor)
         category = descriptor.get("entity_category")
         self._attr_entity_category = EntityCategory(category) if category else None
         self._attr_device_info = device_info(coordinator, descriptor["device"])

@@ -4,8 +4,8 @@ POST /irrigation/action (spec 4.4)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 import voluptuous as vol
 
@@ -15,9 +15,14 @@ from homeassistant.exceptions import ServiceValidationError
 from homeassistant.helpers import config_validation as cv
 from homeassistant.util import dt as dt_util
 
-from .api import RaincheckError
+from .api import RaincheckClient, RaincheckError
 from .const import DOMAIN
 from .entity import refusal
+
+if TYPE_CHECKING:
+    from . import RaincheckConfigEntry
+
+BodyOf = Callable[[ServiceCall], dict[str, Any]]
 
 ATTR_CONFIG_ENTRY_ID = "config_entry_id"
 ATTR_ZONE = "zone"
@@ -45,13 +50,14 @@ def _run(call: ServiceCall) -> dict[str, Any]:
 
 def _pause(call: ServiceCall) -> dict[str, Any]:
     until: datetime | None = call.data.get(ATTR_UNTIL)
-    duration = call.data.get(ATTR_DURATION)
-    if (until is None) == (duration is None):
-        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="pause_until_or_duration")
-    if until is None:
+    duration: timedelta | None = call.data.get(ATTR_DURATION)
+    if until is None and duration is not None:
         until = dt_util.utcnow() + duration
-    elif until.tzinfo is None:
-        until = until.replace(tzinfo=dt_util.get_default_time_zone())
+    elif until is not None and duration is None:
+        if until.tzinfo is None:
+            until = until.replace(tzinfo=dt_util.get_default_time_zone())
+    else:
+        raise ServiceValidationError(translation_domain=DOMAIN, translation_key="pause_until_or_duration")
     if until <= dt_util.utcnow():
         raise ServiceValidationError(translation_domain=DOMAIN, translation_key="pause_in_past")
     return {"kind": "set_pause_until", "epoch": int(until.timestamp())}
@@ -66,7 +72,7 @@ def _soil(call: ServiceCall) -> dict[str, Any]:
 
 
 # name -> (schema fields, body from the call)
-ACTIONS: dict[str, tuple[dict[Any, Any], Callable[[ServiceCall], dict[str, Any]]]] = {
+ACTIONS: dict[str, tuple[dict[Any, Any], BodyOf]] = {
     "run_zone": (
         {**ZONE, vol.Required(ATTR_SECONDS): vol.All(vol.Coerce(int), vol.Range(min=1, max=MAX_RUN_SECONDS))},
         _run,
@@ -105,8 +111,8 @@ ACTIONS: dict[str, tuple[dict[Any, Any], Callable[[ServiceCall], dict[str, Any]]
 }
 
 
-def _client(hass: HomeAssistant, entry_id: str):
-    entry = hass.config_entries.async_get_entry(entry_id)
+def _client(hass: HomeAssistant, entry_id: str) -> RaincheckClient:
+    entry: RaincheckConfigEntry | None = hass.config_entries.async_get_entry(entry_id)
     if entry is None or entry.domain != DOMAIN:
         raise ServiceValidationError(
             translation_domain=DOMAIN,
@@ -126,7 +132,7 @@ def _client(hass: HomeAssistant, entry_id: str):
 def async_register_services(hass: HomeAssistant) -> None:
     for name, (fields, body_of) in ACTIONS.items():
 
-        async def handle(call: ServiceCall, body_of=body_of) -> ServiceResponse:
+        async def handle(call: ServiceCall, body_of: BodyOf = body_of) -> ServiceResponse:
             client = _client(hass, call.data[ATTR_CONFIG_ENTRY_ID])
             body = body_of(call)
             try:

@@ -76,4 +76,28 @@ ZONE_KINDS: Final[dict[str, tuple[str, str]]] = {
     "override": ("select", " override"),
     "flow": ("sensor", " flow"),
     "flow_baseline": ("sensor", " usual flow"),
+    "soil_moisture": ("sensor", " soil moisture"),
+    "probe_state": ("sensor", " soil probe"),
 }
+
+# A fixed schedule's switch: `schedule_<slug>`, named "Schedule <name>" by the service.
+# Translated as "schedule" with the schedule's name as the {schedule} placeholder.
+SCHEDULE_PREFIX: Final = "Schedule "
+
+
+# Entities that start disabled (entity-disabled-by-default): less used or noisy, on the
+# device page for whoever enables them. Fixed keys, and a zone's kinds.
+DISABLED_BY_DEFAULT_KEYS: Final = frozenset(
+    {
+        # Diagnostic: the level (where the station reports one) is what users watch.
+        "weather_battery_v",
+        # The minute's lowest wind: noisy, and the speed and gust say what matters.
+        "weather_wind_lull_mph",
+    }
+)
+DISABLED_BY_DEFAULT_ZONE_KINDS: Final = frozenset(
+    {
+        # Diagnostic: the learnt baseline the flow state is judged against.
+        "flow_baseline",
+    }
+)

@@ -6,11 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from homeassistant.components.weather import (
-    Forecast,
-    SingleCoordinatorWeatherEntity,
-    WeatherEntityFeature,
-)
+from homeassistant.components.weather import Forecast, SingleCoordinatorWeatherEntity
+from homeassistant.components.weather.const import WeatherEntityFeature
 from homeassistant.const import PRECISION_TENTHS, UnitOfLength, UnitOfPressure, UnitOfSpeed, UnitOfTemperature
 from homeassistant.core import HomeAssistant, callback
 from homeassistant.helpers.entity_platform import AddEntitiesCallback
@@ -34,8 +31,8 @@ async def async_setup_entry(
     async_add_entities([RaincheckWeather(entry.runtime_data.coordinator)])
 
 
-def _at(epoch: int | None) -> str | None:
-    return datetime.fromtimestamp(epoch, UTC).isoformat() if isinstance(epoch, int) else None
+def _at(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, UTC).isoformat()
 
 
 def daily_forecast(snapshot: dict[str, Any] | None) -> list[Forecast]:
@@ -43,7 +40,7 @@ def daily_forecast(snapshot: dict[str, Any] | None) -> list[Forecast]:
     days = (snapshot or {}).get("daily") or []
     return [
         Forecast(
-            datetime=_at(day.get("time_epoch")),
+            datetime=_at(day["time_epoch"]),
             native_temperature=day.get("temp_max_f"),
             native_templow=day.get("temp_min_f"),
             native_precipitation=day.get("precip_sum_in"),
@@ -60,7 +57,7 @@ def hourly_forecast(snapshot: dict[str, Any] | None) -> list[Forecast]:
     hours = (snapshot or {}).get("hourly") or []
     return [
         Forecast(
-            datetime=_at(hour.get("time_epoch")),
+            datetime=_at(hour["time_epoch"]),
             native_temperature=hour.get("temp_f"),
             native_precipitation=hour.get("precip_in"),
             precipitation_probability=hour.get("precip_probability"),

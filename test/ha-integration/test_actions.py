@@ -148,3 +148,28 @@ async def test_a_service_that_went_away_is_an_ha_error(hass: HomeAssistant) -> N
         await unload(hass, entry)
     finally:
         await hass.async_add_executor_job(remove, instance)
+
+
+async def test_pause_takes_a_local_time_and_refuses_both_neither_or_the_past(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    entry = await setup_entry(hass, demo)
+    entry_id = entry.entry_id
+    # A time without an offset is Home Assistant's local time.
+    local = dt_util.now().replace(microsecond=0, tzinfo=None) + timedelta(hours=4)
+    await call(hass, entry_id, "pause", until=local.isoformat())
+    expected = local.replace(tzinfo=dt_util.get_default_time_zone())
+    assert (await snapshot(demo))["pause_until_epoch"] == int(expected.timestamp())
+
+    for fields, key in (
+        ({}, "pause_until_or_duration"),
+        ({"until": local.isoformat(), "duration": {"hours": 1}}, "pause_until_or_duration"),
+        ({"until": (dt_util.utcnow() - timedelta(hours=1)).isoformat()}, "pause_in_past"),
+    ):
+        with pytest.raises(ServiceValidationError) as refused:
+            await call(hass, entry_id, "pause", **fields)
+        assert refused.value.translation_key == key
+    # Nothing refused reached the service.
+    assert (await snapshot(demo))["pause_until_epoch"] == int(expected.timestamp())
+    await call(hass, entry_id, "resume")
+    await unload(hass, entry)

@@ -277,3 +277,59 @@ async def test_the_add_on_with_an_owner_account_asks_for_a_token(
     assert result["type"] is FlowResultType.CREATE_ENTRY
     assert result["title"] == "Raincheck"
     assert result["data"][CONF_TOKEN] == token
+
+
+async def test_the_add_on_discovery_without_a_uuid_is_ignored(hass: HomeAssistant) -> None:
+    discovery = HassioServiceInfo(
+        config={"host": "127.0.0.1", "port": 8099}, name="Raincheck", slug="raincheck", uuid="x"
+    )
+    result = await hass.config_entries.flow.async_init(
+        DOMAIN, context={"source": config_entries.SOURCE_HASSIO}, data=discovery
+    )
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "no_install_id"
+
+
+async def test_reauth_says_cannot_connect_and_refuses_another_install(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+    # Nothing listens at the entry's address: the token cannot be checked.
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id="another-install", data={CONF_HOST: "127.0.0.1", CONF_PORT: free_port()}
+    )
+    entry.add_to_hass(hass)
+    result = await entry.start_reauth_flow(hass)
+    assert result["step_id"] == "reauth_confirm"
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_TOKEN: "t"})
+    assert result["errors"] == {"base": "cannot_connect"}
+
+    # An entry whose address now answers with a different install is not given its token.
+    moved = MockConfigEntry(
+        domain=DOMAIN, unique_id="yet-another", data={CONF_HOST: "127.0.0.1", CONF_PORT: demo.port}
+    )
+    moved.add_to_hass(hass)
+    result = await moved.start_reauth_flow(hass)
+    result = await hass.config_entries.flow.async_configure(result["flow_id"], {CONF_TOKEN: "t"})
+    assert result["type"] is FlowResultType.ABORT
+    assert result["reason"] == "wrong_install"
+    assert CONF_TOKEN not in moved.data
+
+
+async def test_reconfigure_to_an_address_with_nothing_says_cannot_connect(
+    hass: HomeAssistant, demo: Raincheck
+) -> None:
+    from pytest_homeassistant_custom_component.common import MockConfigEntry
+
+    entry = MockConfigEntry(
+        domain=DOMAIN, unique_id=uuid_of(demo), data={CONF_HOST: "127.0.0.1", CONF_PORT: demo.port}
+    )
+    entry.add_to_hass(hass)
+    result = await entry.start_reconfigure_flow(hass)
+    result = await hass.config_entries.flow.async_configure(
+        result["flow_id"], {CONF_HOST: "127.0.0.1", CONF_PORT: free_port()}
+    )
+    assert result["type"] is FlowResultType.FORM
+    assert result["errors"] == {"base": "cannot_connect"}
+    assert entry.data[CONF_PORT] == demo.port

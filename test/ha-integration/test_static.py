@@ -262,3 +262,57 @@ def test_quality_scale_names_every_rule_with_an_honest_status() -> None:
         "stale-devices",
     ):
         assert rules[required] == "done", required
+
+
+def test_entity_icons_are_keyed_by_translation_keys_and_cover_the_service_icons() -> None:
+    icons = load_json(COMPONENT / "icons.json")["entity"]
+    strings = load_json(COMPONENT / "strings.json")["entity"]
+    for platform, entities in icons.items():
+        for key, icon in entities.items():
+            # An icon for a key no entity carries would never show.
+            assert key in strings.get(platform, {}), (platform, key)
+            assert icon["default"].startswith("mdi:"), (platform, key)
+            states = set(icon.get("state", {}))
+            translated_states = set(strings[platform][key].get("state", {}))
+            if translated_states:
+                assert states <= translated_states, (platform, key)
+    # Every icon the service's catalog names has its icon translation: a new one fails here
+    # until icons.json (and a translation key) carries it.
+    service = ROOT / "server" / "src" / "ha" / "entities"
+    named = {m for p in service.glob("*.ts") for m in re.findall(r"icon: '(mdi:[a-z0-9-]+)'", p.read_text())}
+    defaults = {icon["default"] for entities in icons.values() for icon in entities.values()}
+    assert named and named <= defaults, named - defaults
+
+
+def test_schedule_switches_and_probe_sensors_get_translation_keys_from_key_and_name() -> None:
+    from custom_components.raincheck.entity import schedule_entity, zone_entity
+
+    switch = {"key": "schedule_beds_by_hand", "platform": "switch", "name": "Schedule Beds by hand"}
+    assert schedule_entity(switch) == "Beds by hand"
+    assert schedule_entity({**switch, "name": "Beds by hand"}) is None
+    assert schedule_entity({**switch, "platform": "sensor"}) is None
+    probe = {"key": "zone_beds_probe_state", "platform": "sensor", "name": "Beds soil probe", "zone": "beds"}
+    assert zone_entity(probe) == ("probe_state", "Beds")
+    moisture = {**probe, "key": "zone_beds_soil_moisture", "name": "Beds soil moisture"}
+    assert zone_entity(moisture) == ("soil_moisture", "Beds")
+
+
+def test_brand_images_follow_the_brands_rules() -> None:
+    # HA 2026.3+ serves a custom integration's own brand/ images; HACS reads brand/icon.png.
+    from PIL import Image
+
+    brand = COMPONENT / "brand"
+    for name, size in (("icon.png", 256), ("icon@2x.png", 512)):
+        with Image.open(brand / name) as image:
+            assert (image.format, image.mode, image.size) == ("PNG", "RGBA", (size, size)), name
+    for name, (low, high) in {
+        "logo.png": (128, 256),
+        "dark_logo.png": (128, 256),
+        "logo@2x.png": (256, 512),
+        "dark_logo@2x.png": (256, 512),
+    }.items():
+        with Image.open(brand / name) as image:
+            assert (image.format, image.mode) == ("PNG", "RGBA"), name
+            assert low <= min(image.size) <= high and image.width > image.height, name
+            # Trimmed: the drawing touches every edge (the brands repository's rule).
+            assert image.getchannel("A").getbbox() == (0, 0, *image.size), name
