@@ -15,15 +15,18 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \
   && node -e "new (require('better-sqlite3'))(':memory:').close()"
 
-# Build: the TypeScript server into dist/server and the web app (Vite) into
-# dist/web. Both need the dev dependencies but no install scripts (the
-# bundler's native binding for musl is an optional dependency, not a script).
+# Build: the TypeScript server into dist/server (then minified, with its
+# production dependencies mirrored minified into dist/server/node_modules:
+# scripts/slim-server-build.mjs) and the web app (Vite) into dist/web. Both
+# need the dev dependencies but no install scripts (the bundler's native
+# binding for musl is an optional dependency, not a script).
 FROM ${BUILD_FROM} AS build
 RUN apk add --no-cache nodejs npm
 WORKDIR /build
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/slim-server-build.mjs ./scripts/
 COPY server ./server
 COPY web ./web
 RUN npm run build && test -f dist/web/index.html

@@ -310,6 +310,20 @@ describe('Dockerfile', () => {
     expect(scripts['build:web']).toContain('vite build');
   });
 
+  it('builds the server with the slimming step the build script runs, which the build stage copies', () => {
+    const build = dockerfile.slice(
+      dockerfile.indexOf('AS build'),
+      dockerfile.lastIndexOf('FROM ${BUILD_FROM}'),
+    );
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.build).toContain('build:server');
+    const step = /node (scripts\/\S+\.mjs)/.exec(scripts['build:server'] ?? '')?.[1];
+    expect(step).toBeDefined();
+    expect(fs.existsSync(path.join(ROOT, step!))).toBe(true);
+    expect(build).toContain(`COPY ${step} ./scripts/`);
+    expect(build.indexOf(`COPY ${step}`)).toBeLessThan(build.indexOf('RUN npm run build'));
+  });
+
   it('clears the base image s6 entrypoint when config.yaml turns the init off', () => {
     expect(config.init).toBe(false);
     expect(dockerfile).toMatch(/^ENTRYPOINT \[\]$/m);

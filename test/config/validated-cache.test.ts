@@ -7,7 +7,7 @@ import { parseEnv } from '../../server/src/config/env';
 import type { JsonObject } from '../../server/src/config/json-walk';
 import { toToml } from '../../server/src/config/toml';
 import { VALIDATED_CACHE_FILE } from '../../server/src/config/validated-cache';
-import { computeBuildId } from '../../server/src/core/build-id';
+import { computeBuildId, MIRROR_MANIFEST } from '../../server/src/core/build-id';
 import { EventBus } from '../../server/src/core/bus';
 import { ManualClock } from '../../server/src/core/clock';
 import { silentLogger } from '../../server/src/core/logger';
@@ -248,6 +248,28 @@ describe('build id', () => {
       fs.writeFileSync(path.join(core, 'a.js'), 'two');
       fs.utimesSync(path.join(core, 'a.js'), new Date(2020, 0, 1), new Date(2020, 0, 1));
       expect(computeBuildId(core)).not.toBe(first);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('changes when the build mirrors its dependencies again', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-build-'));
+    try {
+      const core = path.join(root, 'dist/server/src/core');
+      fs.mkdirSync(core, { recursive: true });
+      fs.writeFileSync(path.join(core, 'a.js'), 'one');
+      const unmirrored = computeBuildId(core);
+      const mirror = path.join(root, 'dist/server/node_modules');
+      fs.mkdirSync(path.join(mirror, 'luxon'), { recursive: true });
+      fs.writeFileSync(path.join(mirror, MIRROR_MANIFEST), '{"mirrored":{"node_modules/luxon":"3.7.2"}}');
+      fs.utimesSync(path.join(mirror, MIRROR_MANIFEST), new Date(2020, 0, 1), new Date(2020, 0, 1));
+      const mirrored = computeBuildId(core);
+      expect(mirrored).not.toBe(unmirrored);
+      fs.writeFileSync(path.join(mirror, 'luxon/index.js'), 'minified');
+      expect(computeBuildId(core)).toBe(mirrored);
+      fs.writeFileSync(path.join(mirror, MIRROR_MANIFEST), '{"mirrored":{"node_modules/luxon":"3.7.3"}}');
+      expect(computeBuildId(core)).not.toBe(mirrored);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

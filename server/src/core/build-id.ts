@@ -5,9 +5,12 @@ import { basename, dirname, join } from 'node:path';
 /**
  * An id of the running build, for caches that must not outlive a code change
  * (config/validated-cache.ts). It is computed at boot from the compiled tree
- * (`dist/server`): every compiled module's relative path, size and modification time,
- * plus the Node version and the versions of the packages that decide what a
- * config validates to (zod, smol-toml).
+ * (`dist/server`): every compiled module's relative path, size and modification time
+ * (`dist/server/src`), the size and modification time of the dependency mirror's
+ * manifest (`dist/server/node_modules`, rewritten whenever
+ * scripts/slim-server-build.mjs rebuilds the mirror: its thousands of files
+ * are not listed), plus the Node version and the versions of the packages that
+ * decide what a config validates to (zod, smol-toml).
  *
  * Why at boot and not a hash written by a build step: a build-id file written
  * by a separate step goes stale when the compiler is run without that step
@@ -21,6 +24,9 @@ import { basename, dirname, join } from 'node:path';
  * Running from TypeScript sources (ts-jest, no `dist/server` above this file)
  * there is no build id: null, and callers cache nothing.
  */
+
+/** Written by scripts/slim-server-build.mjs each time it mirrors the dependencies. */
+export const MIRROR_MANIFEST = '.raincheck-mirror.json';
 
 let computed: { id: string | null } | null = null;
 
@@ -37,13 +43,15 @@ export function computeBuildId(fromDir: string): string | null {
   for (const name of ['zod', 'smol-toml']) hash.update(`${name} ${packageVersion(name)}\n`);
   try {
     // Compiled modules only (.js): source maps do not run. One listing call, then a stat each.
-    const files = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    const files = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.js'))
       .sort();
     for (const file of files) {
-      const stat = statSync(join(root, file));
+      const stat = statSync(join(root, 'src', file));
       hash.update(`${file} ${stat.size} ${stat.mtimeMs}\n`);
     }
+    const mirror = statSync(join(root, 'node_modules', MIRROR_MANIFEST), { throwIfNoEntry: false });
+    if (mirror) hash.update(`mirror ${mirror.size} ${mirror.mtimeMs}\n`);
   } catch {
     return null;
   }
