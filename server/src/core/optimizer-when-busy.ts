@@ -6,12 +6,12 @@ import type { Logger } from './logger';
  * bin/raincheck starts node with V8's compilers above the interpreter off
  * (`--max-opt=0`): an idle service then never runs TurboFan, whose own
  * machine code (about 4 MB of the node binary) and optimised code would
- * otherwise stay resident, touched by boot and by the idle ticks (the
- * engine's minute tick tiers up within a minute of boot). Once the process
- * is busy, for a whole second spending at least a quarter of it on the CPU (HTTP
- * load, a backfill, a season replay), this turns the compilers back on for
- * good: node's defaults, so a loaded service runs as fast as without the
- * launcher flag. Idle work stays far below that (under 10% of any second).
+ * otherwise stay resident, touched by boot and again by the idle ticks (the
+ * engine's minute recompute tiers functions up within a minute). Once the
+ * process is busy, a whole second with a quarter or more of it on the CPU
+ * (HTTP load, a long backfill), this turns the compilers back on for good,
+ * node's defaults, so a loaded service runs as fast as without the launcher
+ * flag. Idle work stays under a tenth of any second.
  */
 
 /** The launcher flag that holds the compilers back; without it (tests, `tsx`) nothing is watched. */
