@@ -13,6 +13,7 @@ import { MdnsAdvertiser } from './lan/mdns-advertiser';
 import { supervisorDiscoveryFrom } from './ha/supervisor-discovery';
 import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
+import { enableOptimizerWhenBusy } from './core/optimizer-when-busy';
 import { Metrics } from './core/metrics';
 import { httpFetch } from './core/http-fetch';
 import { timedFetch } from './core/timed-fetch';
@@ -1193,6 +1194,7 @@ async function run(): Promise<void> {
   const port = await service.listen();
   if (human) process.stdout.write(readyLine(env, port));
   settleMemoryAfterBoot();
+  enableOptimizerWhenBusy({ logger, execArgv: process.execArgv });
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
