@@ -4,6 +4,7 @@ import {
   appliedWater,
   changeReason,
   reasonLabel,
+  runTexts,
   sortChanges,
   exportDays,
   filterDaily,
@@ -244,5 +245,23 @@ describe('sortChanges', () => {
       { epoch: 300, verdict: 'paused', previous_verdict: 'skip', reason: 'pause 2' },
     ];
     expect(sortChanges(server).map((c) => c.reason)).toEqual(['pause 2', 'cleared', 'pause 1', 'boot']);
+  });
+});
+
+describe('runTexts', () => {
+  it('reads a skip reason and a note written in imperial in metric, and leaves them alone in imperial', () => {
+    const row = run({
+      skip_reason: 'rain_now: Raining now: 0.449 in/hr is at or above the 0.01 in/hr threshold.',
+      note: 'Cut short: 0.5 in applied.',
+    });
+    const metric = runTexts(row, 'metric');
+    expect(metric.skipped).not.toMatch(/in\/hr|\d in\b/);
+    expect(metric.skipped).toMatch(/11\.4 mm\/h/);
+    expect(metric.note).toMatch(/mm/);
+    expect(runTexts(row, 'imperial')).toEqual({ skipped: row.skip_reason, note: row.note });
+  });
+
+  it('keeps a missing reason and note missing', () => {
+    expect(runTexts(run({ skip_reason: null, note: null }), 'metric')).toEqual({ skipped: null, note: null });
   });
 });

@@ -19,6 +19,7 @@ import {
   outcomeTone,
   percent,
   reasonLabel,
+  runTexts,
   sortChanges,
   sourceLabel,
   statusOptions,
@@ -280,6 +281,18 @@ function Applied({ run, units }: { run: RunRecord; units: UnitSystem }) {
   );
 }
 
+function RunTexts({ run, units }: { run: RunRecord; units: UnitSystem }) {
+  const { skipped, note } = runTexts(run, units);
+  return (
+    <>
+      {skipped !== null && <span>Skipped: {skipped}</span>}
+      {skipped !== null && note && <br />}
+      {note && <span>{note}</span>}
+      {skipped === null && !note && <span class="muted">—</span>}
+    </>
+  );
+}
+
 function RunsTable(props: {
   runs: RunRecord[] | null;
   loading: boolean;
@@ -349,10 +362,7 @@ function RunsTable(props: {
                   <Applied run={run} units={units} />
                 </td>
                 <td data-label="Note / reason">
-                  {run.skip_reason !== null && <span>Skipped: {run.skip_reason}</span>}
-                  {run.skip_reason !== null && run.note && <br />}
-                  {run.note && <span>{run.note}</span>}
-                  {run.skip_reason === null && !run.note && <span class="muted">—</span>}
+                  <RunTexts run={run} units={units} />
                 </td>
               </tr>
             ))}

@@ -4,6 +4,8 @@
  * accuracy in words. No preact, no DOM.
  */
 
+import { localizeUnits, type UnitSystem } from '../../lib/unit-format';
+
 export interface RunRecord {
   session_id: string | null;
   zone: string;
@@ -347,4 +349,16 @@ export function zoneOptions(
   for (const day of daily) for (const z of day.zones) add(z.zone, z.name || z.zone);
   for (const run of runs) add(run.zone, run.zone);
   return out;
+}
+
+/**
+ * A run row's skip reason and note in the viewer's unit system: both were
+ * written in the units of their day (a skip marker's "0.449 in/hr" stays in
+ * the database after the owner switches to metric).
+ */
+export function runTexts(run: RunRecord, units: UnitSystem): { skipped: string | null; note: string | null } {
+  return {
+    skipped: run.skip_reason === null ? null : localizeUnits(run.skip_reason, units),
+    note: run.note ? localizeUnits(run.note, units) : null,
+  };
 }
