@@ -40,23 +40,37 @@ export async function waitHealthy(port: number, child: ChildProcess): Promise<vo
   throw new Error('service did not become healthy');
 }
 
-/** Starts bin/raincheck on a loopback port with the given data dir; resolves once healthy. */
-export async function spawnService(
+/**
+ * The environment of a service a test starts through bin/raincheck: this
+ * process's, with the data dir, a loopback port, warnings only, no mDNS (tests
+ * stay off the LAN: a test that checks the mDNS record turns it on, on
+ * loopback) and no RAINCHECK_CONFIG; `extraEnv` (e.g. DEMO) goes over it.
+ */
+export function serviceEnv(
   dataDir: string,
+  port: number,
   extraEnv: Record<string, string> = {},
-): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
+): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     RAINCHECK_DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
-    // Tests stay off the LAN: a test that checks the mDNS record turns it on, on loopback.
     RAINCHECK_MDNS: '0',
     ...extraEnv,
   };
   delete env.RAINCHECK_CONFIG;
+  return env;
+}
+
+/** Starts bin/raincheck on a loopback port with the given data dir; resolves once healthy. */
+export async function spawnService(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const env = serviceEnv(dataDir, port, extraEnv);
   const child = spawn(LAUNCHER, [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.resume();
   child.stderr?.resume();

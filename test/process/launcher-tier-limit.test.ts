@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, LAUNCHER, waitHealthy } from '../helpers/process';
+import { freePort, LAUNCHER, serviceEnv, waitHealthy } from '../helpers/process';
 
 /**
  * bin/raincheck boots node with V8's compilers above the interpreter off and
@@ -21,16 +21,7 @@ describe('bin/raincheck and the optimising compilers', () => {
   it('starts node with --max-opt=0 and the service waits for load to turn them on', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-tier-'));
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      RAINCHECK_DATA_DIR: dataDir,
-      DEMO: '1',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      RAINCHECK_MDNS: '0',
-    };
-    delete env.RAINCHECK_CONFIG;
+    const env = serviceEnv(dataDir, port, { DEMO: '1', LOG_LEVEL: 'info' });
     const child = spawn(LAUNCHER, [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

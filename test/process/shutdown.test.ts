@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, LAUNCHER, waitHealthy } from '../helpers/process';
+import { freePort, LAUNCHER, serviceEnv, waitHealthy } from '../helpers/process';
 
 /**
  * The built service as Home Assistant runs it: started through bin/raincheck,
@@ -15,16 +15,9 @@ describe('bin/raincheck and SIGTERM', () => {
   it('ends SSE streams, closes the database and exits 0', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'raincheck-proc-'));
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      RAINCHECK_DATA_DIR: dataDir,
-      DEMO: '1',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    };
-    delete env.RAINCHECK_CONFIG;
+    const env = serviceEnv(dataDir, port, { DEMO: '1' });
     const child = spawn(LAUNCHER, [], {
-      env: { ...env, LOG_LEVEL: 'warn' },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
