@@ -21,14 +21,17 @@ import {
  * in the same run, so the figures and their ratio to bare compare across
  * machines:
  *
- * - `idle-rss`: the demo (DEMO=1), restarted on its own data, idle.
+ * - `idle-rss`: the demo (DEMO=1), restarted on its own data, idle: the
+ *   highest VmRSS sampled every 10 s from 5 s to 95 s after it answers
+ *   (garbage of the idle ticks builds up between collections, so a single
+ *   early sample reads low; the 5 s sample is printed too).
  * - `idle-rss-installed`: a realistic installed config, restarted on the
  *   unchanged file (an installed service's usual boot: no zod, config/
  *   validated-cache.ts): 8 zones, two sources (a Tempest on UDP, an Ecowitt
  *   gateway posting), an OpenSprinkler (a loopback responder answering its
  *   /ja), MQTT (a broker address nothing listens on: the client is loaded and
  *   retrying, as when the broker restarts) and two notification channels
- *   (ntfy, email).
+ *   (ntfy, email). Sampled through the same 95 s of idle.
  * - `idle-rss-first-start`: the demo's first start, peak RSS (VmHWM) while it
  *   seeds its history and backfills, read once it is idle.
  *
@@ -38,6 +41,9 @@ import {
  */
 
 const IDLE_MS = 5000;
+/** How long the restarted demo and the installed config are watched idle, and how often. */
+const SUSTAINED_MS = 95_000;
+const SAMPLE_EVERY_MS = 10_000;
 
 /** /ja of an 8-station OpenSprinkler, all idle (the shape of the fw 2.2.1 demo device). */
 const OPENSPRINKLER_JA = {
@@ -128,10 +134,32 @@ async function idleStatus(handle, path) {
   }
 }
 
+/**
+ * As idleStatus, then keeps sampling through a minute of idle: garbage of the
+ * idle ticks (the engine's recompute, the weather ticks) builds up between
+ * V8's collections, so one early sample reads low. `first` is the sample at
+ * IDLE_MS, `worst` the highest VmRSS of all (the budgeted figure).
+ */
+async function sustainedIdleStatus(handle, path) {
+  try {
+    await waitFor200(handle, path);
+    await sleep(IDLE_MS);
+    const samples = [procStatusKb(handle.pid)];
+    for (let waited = IDLE_MS; waited < SUSTAINED_MS; waited += SAMPLE_EVERY_MS) {
+      await sleep(SAMPLE_EVERY_MS);
+      samples.push(procStatusKb(handle.pid));
+    }
+    const worst = samples.reduce((a, b) => (b.VmRSS > a.VmRSS ? b : a));
+    return { first: samples[0], worst, series: samples.map((s) => (s.VmRSS / 1024).toFixed(1)) };
+  } finally {
+    await stopChild(handle);
+  }
+}
+
 async function measureDemo() {
   const dir = makeTempDir();
   const firstStart = await idleStatus(await spawnService(dir), '/api/v1/health');
-  const restarted = await idleStatus(await spawnService(dir), '/api/v1/health');
+  const restarted = await sustainedIdleStatus(await spawnService(dir), '/api/v1/health');
   removeTempDir(dir);
   return { firstStart, restarted };
 }
@@ -149,7 +177,7 @@ async function measureInstalled() {
     });
     // The first boot validates the hand-written file and caches the result; the restart is measured.
     await idleStatus(await spawnServiceWithConfig(dir, config), '/api/v1/health');
-    return await idleStatus(await restartService(dir), '/api/v1/health');
+    return await sustainedIdleStatus(await restartService(dir), '/api/v1/health');
   } finally {
     await stopChild(controller);
     removeTempDir(dir);
@@ -176,14 +204,19 @@ function measure(report) {
     const installed = await measureInstalled();
     const line = (s) => `${mb(s.VmRSS)} (RssAnon ${mb(s.RssAnon)}, RssFile ${mb(s.RssFile)})`;
     const ratio = (s) => `${(s.VmRSS / bare.VmRSS).toFixed(2)} x bare`;
+    const sustained = (idle) =>
+      `${line(idle.worst)}, ${ratio(idle.worst)}; ${IDLE_MS / 1000} s after healthy ${mb(idle.first.VmRSS)}; every ${SAMPLE_EVERY_MS / 1000} s: ${idle.series.join(' ')}`;
     report('bare node:http VmRSS', line(bare));
-    report('demo, restarted on its data, VmRSS', `${line(demo.restarted)}, ${ratio(demo.restarted)}`);
+    report(
+      `demo, restarted on its data, highest VmRSS over ${SUSTAINED_MS / 1000} s idle`,
+      sustained(demo.restarted),
+    );
     report('demo, first start, idle VmRSS', `${line(demo.firstStart)}, ${ratio(demo.firstStart)}`);
     report('demo, first start, peak (VmHWM)', mb(demo.firstStart.VmHWM));
-    report('informational: installed config, restart, peak (VmHWM)', mb(installed.VmHWM));
+    report('informational: installed config, restart, peak (VmHWM)', mb(installed.first.VmHWM));
     report(
-      'installed config (8 zones, 2 sources, OpenSprinkler, MQTT, ntfy + email), restart VmRSS',
-      `${line(installed)}, ${ratio(installed)}`,
+      `installed config (8 zones, 2 sources, OpenSprinkler, MQTT, ntfy + email), restart, highest VmRSS over ${SUSTAINED_MS / 1000} s idle`,
+      sustained(installed),
     );
     return { bare, demo, installed };
   })();
@@ -198,20 +231,20 @@ const figure = (kb, bareKb) => ({
 export default [
   {
     name: 'idle-rss',
-    title: `Idle RSS ${IDLE_MS / 1000} s after healthy: the demo restarted on its own data, vs bare node:http`,
+    title: `Idle RSS, highest over ${SUSTAINED_MS / 1000} s idle: the demo restarted on its own data, vs bare node:http`,
     budget: { metric: 'VmRSS', better: 'lower', limit: 58, unit: 'MB' },
     async run(report) {
       const { bare, demo } = await measure(report);
-      return figure(demo.restarted.VmRSS, bare.VmRSS);
+      return figure(demo.restarted.worst.VmRSS, bare.VmRSS);
     },
   },
   {
     name: 'idle-rss-installed',
-    title: 'Idle RSS of a realistic installed config after a restart, vs bare node:http',
+    title: `Idle RSS of a realistic installed config after a restart, highest over ${SUSTAINED_MS / 1000} s idle, vs bare node:http`,
     budget: { metric: 'VmRSS', better: 'lower', limit: 62, unit: 'MB' },
     async run(report) {
       const { bare, installed } = await measure(report);
-      return figure(installed.VmRSS, bare.VmRSS);
+      return figure(installed.worst.VmRSS, bare.VmRSS);
     },
   },
   {

@@ -32,8 +32,8 @@ export interface EngineContext {
   dates: string[];
   /** Past local dates with forecast-archive or gauge evidence, oldest first, before today. */
   past_dates: string[];
-  daily: Map<string, DailyEntry>;
-  past_daily: Map<string, DailyEntry>;
+  daily: ReadonlyMap<string, DailyEntry>;
+  past_daily: ReadonlyMap<string, DailyEntry>;
   /**
    * The daily weather record of past days: the persisted record first, then
    * the forecast's past days and the gauge (what an install without a

@@ -974,7 +974,7 @@ function incompletePlan(
 
 function controlFor(slug: string, date: string, d: number, ctx: EngineContext): ControlResolution {
   let runEpoch = ctx.now;
-  if (d > 0) runEpoch = sunriseOf(date, ctx) ?? ctx.cal.dayStart(date);
+  if (d > 0) runEpoch = sunriseEpoch(date, ctx.timezone, ctx.lat, ctx.lon) ?? ctx.cal.dayStart(date);
   return resolveControls({
     controls: ctx.input.controls,
     zone: slug,
@@ -991,16 +991,6 @@ function describe(r: DepletionRange, say: Wording): string {
 }
 
 export type { CompleteZone };
-
-/** Sunrise per date, computed once per recompute (a context) rather than per zone and pass. */
-const sunrises = new WeakMap<EngineContext, Map<string, number | null>>();
-
-function sunriseOf(date: string, ctx: EngineContext): number | null {
-  let byDate = sunrises.get(ctx);
-  if (!byDate) sunrises.set(ctx, (byDate = new Map()));
-  if (!byDate.has(date)) byDate.set(date, sunriseEpoch(date, ctx.timezone, ctx.lat, ctx.lon));
-  return byDate.get(date) ?? null;
-}
 
 /**
  * `engine.session_rain_defer_in`: a session on a day whose forecast rain (a

@@ -150,6 +150,26 @@ function isCoordinate(value: number | null | undefined): value is number {
  * Date): both are treated as no sunrise.
  */
 export function sunriseEpoch(dateLocal: string, timezone: string, lat: number, lon: number): number | null {
+  const key = `${dateLocal} ${timezone} ${lat} ${lon}`;
+  const known = sunrises.get(key);
+  if (known !== undefined) return known;
+  if (sunrises.size >= SUNRISES_KEPT) sunrises.clear();
+  const sunrise = computeSunriseEpoch(dateLocal, timezone, lat, lon);
+  sunrises.set(key, sunrise);
+  return sunrise;
+}
+
+/*
+ * Sunrises already computed. Every recompute asks for the same dozen dates
+ * (each zone, each plan day, the skip and the schedule), and suncalc's
+ * arithmetic was a fifth of the idle service's garbage. A pure function of
+ * its key, so a remembered answer is the answer; bounded, cleared whole when
+ * full (a season replay walks a new date every simulated day).
+ */
+const SUNRISES_KEPT = 512;
+const sunrises = new Map<string, number | null>();
+
+function computeSunriseEpoch(dateLocal: string, timezone: string, lat: number, lon: number): number | null {
   const sunrise: Date | null | undefined = getTimes(
     new Date(localNoonMs(dateLocal, timezone)),
     lat,

@@ -11,6 +11,26 @@
  * about a hundred. Throws a RangeError for anything but a real YYYY-MM-DD date.
  */
 export function addCalendarDays(date: string, days: number): string {
+  let byOffset = sums.get(date);
+  if (!byOffset) {
+    if (sums.size >= DATES_KEPT) sums.clear();
+    sums.set(date, (byOffset = new Map()));
+  }
+  let sum = byOffset.get(days);
+  if (sum === undefined) byOffset.set(days, (sum = computeCalendarSum(date, days)));
+  return sum;
+}
+
+/*
+ * Sums already done, by date then offset. A recompute asks for the same few
+ * hundred sums (every zone, plan day and rule), and building each answer's
+ * string again was a tenth of the idle service's garbage. Pure, so a
+ * remembered sum is the sum; bounded, cleared whole when full.
+ */
+const DATES_KEPT = 1024;
+const sums = new Map<string, Map<number, string>>();
+
+function computeCalendarSum(date: string, days: number): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   const civil = match ? { y: Number(match[1]), m: Number(match[2]), d: Number(match[3]) } : null;
   if (!civil || civil.m < 1 || civil.m > 12 || civil.d < 1 || civil.d > daysInMonth(civil.y, civil.m)) {

@@ -39,10 +39,6 @@ export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar
   // One recompute asks for the same few dates thousands of times (every zone, every pass):
   // the answers never change for a calendar, so each is computed once.
   const dateOf = memo((epoch: number): string => localDateAt(zone, epoch));
-  const addDays = memo((key: string): string => {
-    const [date = '', days = '0'] = key.split('|');
-    return addCalendarDays(date, Number(days));
-  });
   const dayStart = memo((date: string): number => day(date).seconds);
   const dayEnd = memo((date: string): number => day(date).plus({ days: 1 }).seconds);
 
@@ -50,7 +46,7 @@ export function localCalendar(timezone: string, nowEpoch: number): LocalCalendar
     timezone,
     today: dateOf(nowEpoch),
     dateOf,
-    addDays: (date, days) => addDays(`${date}|${days}`),
+    addDays: addCalendarDays,
     dayStart,
     dayEnd,
     formatLocal: (epoch) => LocalTime.fromSeconds(epoch, zone).formatShort() ?? 'Invalid DateTime',

@@ -43,8 +43,23 @@ export function hourStarts(fromEpoch: number, toEpoch: number): number[] {
   return hours;
 }
 
+/*
+ * The indexes are kept per forecast array: the forecast snapshot hands the
+ * engine the same (never mutated) arrays until a fetch replaces them, and each
+ * recompute asked for them dozens of times (a 1 MB-a-minute share of the idle
+ * demo's garbage). Read-only maps, so no caller can change a shared index.
+ */
+const hourlyIndexes = new WeakMap<readonly HourlyEntry[], ReadonlyMap<number, HourlyEntry>>();
+const dailyIndexes = new WeakMap<readonly DailyEntry[], ReadonlyMap<string, DailyEntry>>();
+
 /** Hourly entries by hour start; first entry wins, off-grid entries are ignored. */
-export function indexHourly(hourly: readonly HourlyEntry[]): Map<number, HourlyEntry> {
+export function indexHourly(hourly: readonly HourlyEntry[]): ReadonlyMap<number, HourlyEntry> {
+  let byHour = hourlyIndexes.get(hourly);
+  if (!byHour) hourlyIndexes.set(hourly, (byHour = buildHourlyIndex(hourly)));
+  return byHour;
+}
+
+function buildHourlyIndex(hourly: readonly HourlyEntry[]): Map<number, HourlyEntry> {
   const byHour = new Map<number, HourlyEntry>();
   for (const entry of hourly) {
     const t = entry.time_epoch;
@@ -55,7 +70,13 @@ export function indexHourly(hourly: readonly HourlyEntry[]): Map<number, HourlyE
 }
 
 /** Daily entries by `date_local`; first entry wins. */
-export function indexDaily(daily: readonly DailyEntry[]): Map<string, DailyEntry> {
+export function indexDaily(daily: readonly DailyEntry[]): ReadonlyMap<string, DailyEntry> {
+  let byDate = dailyIndexes.get(daily);
+  if (!byDate) dailyIndexes.set(daily, (byDate = buildDailyIndex(daily)));
+  return byDate;
+}
+
+function buildDailyIndex(daily: readonly DailyEntry[]): Map<string, DailyEntry> {
   const byDate = new Map<string, DailyEntry>();
   for (const entry of daily) if (!byDate.has(entry.date_local)) byDate.set(entry.date_local, entry);
   return byDate;
