@@ -1,4 +1,4 @@
-import type { DailyDecision } from '../../server/src/store/decisions';
+import { storedDaily, type DailyDecision } from '../../server/src/store/decisions';
 import { tempStore } from './temp-db';
 
 const t = tempStore();
@@ -43,6 +43,35 @@ describe('DecisionsRepository daily decisions', () => {
     decisions.upsertDaily(decision({ date_local: '2025-06-01', epoch: 100 }));
     decisions.upsertDaily(decision({ date_local: '2025-06-02', epoch: 200 }));
     expect(decisions.listDaily(100, 200).map((d) => d.date_local)).toEqual(['2025-06-01', '2025-06-02']);
+  });
+
+  it('lists whole local dates whatever their epochs, in the epoch order', () => {
+    const decisions = t.store().decisions;
+    decisions.upsertDaily(decision({ date_local: '2025-06-03', epoch: 300 }));
+    decisions.upsertDaily(decision({ date_local: '2025-06-02', epoch: 250, kind: 'skip' }));
+    decisions.upsertDaily(decision({ date_local: '2025-06-02', epoch: 200 }));
+    decisions.upsertDaily(decision({ date_local: '2025-06-01', epoch: 100 }));
+    expect(decisions.listDailyDates('2025-06-02', '2025-06-03').map((d) => [d.date_local, d.kind])).toEqual([
+      ['2025-06-02', 'smart_morning'],
+      ['2025-06-02', 'skip'],
+      ['2025-06-03', 'smart_morning'],
+    ]);
+  });
+
+  it("reads back a day's latest row as stored (latest epoch, then kind)", () => {
+    const decisions = t.store().decisions;
+    expect(decisions.latestOfDay('2025-06-01')).toBeNull();
+    decisions.upsertDaily(decision({ kind: 'skip', epoch: 200 }));
+    decisions.upsertDaily(decision({ kind: 'water', epoch: 100 }));
+    decisions.upsertDaily(decision({ date_local: '2025-06-02', kind: 'water', epoch: 300 }));
+    expect(decisions.latestOfDay('2025-06-01')).toEqual({
+      date_local: '2025-06-01',
+      epoch: 200,
+      kind: 'skip',
+      zones: storedDaily(decision()).zones,
+    });
+    decisions.upsertDaily(decision({ kind: 'water', epoch: 200 }));
+    expect(decisions.latestOfDay('2025-06-01')?.kind).toBe('water');
   });
 });
 

@@ -13,6 +13,7 @@ import { MERGED_SOURCE_ID, type WeatherService } from '../weather/weather-servic
 import type { ControlAction } from './controls/actions';
 import type { ControlsState } from './controls/types';
 import { ControlsStore, MemoryControlsBackend } from './controls/controls-store';
+import { DailyDecisionWriter } from './daily-decision-writer';
 import type { ZoneRunningState } from './dispatch/driver';
 import type { EngineInput, EngineOutput } from './engine/types';
 import { computeGuarded, type DegradedControl, type GuardedOutput } from './guarded-compute';
@@ -93,6 +94,8 @@ export class IrrigationService implements Module {
   private usedControls: ControlsState | null = null;
   /** The verdict last recorded; undefined until read back from the store (a restart is no change). */
   private lastVerdict: string | null | undefined = undefined;
+  /** Null without a database. */
+  private readonly daily: DailyDecisionWriter | null;
   private lastComputeMs = 0;
   private pending: NodeJS.Timeout | null = null;
   private tick: NodeJS.Timeout | null = null;
@@ -103,6 +106,7 @@ export class IrrigationService implements Module {
     this.controls = new ControlsStore(deps.store?.controls ?? new MemoryControlsBackend(), () =>
       this.timezone(),
     );
+    this.daily = deps.store ? new DailyDecisionWriter(deps.store.decisions) : null;
   }
 
   async start(): Promise<void> {
@@ -263,8 +267,7 @@ export class IrrigationService implements Module {
       controls: this.controls.load(),
       ...(this.deps.soil ? { soil: this.deps.soil.current(nowEpoch) } : {}),
       ...(this.deps.probes ? { probes: this.deps.probes.evidence(applied.config, nowEpoch) } : {}),
-      recentDecisions:
-        this.deps.store?.decisions.listDaily(nowEpoch - (SKILL_LOOKBACK_DAYS + 1) * 86400, nowEpoch) ?? [],
+      recentDecisions: this.recentDecisions(nowEpoch, timezone),
       controlsPersisted: this.deps.store !== null,
       ...(this.deps.hardware ? { zoneRunning: this.deps.hardware.zoneStates() } : {}),
     };
@@ -288,6 +291,22 @@ export class IrrigationService implements Module {
     return output;
   }
 
+  /**
+   * The recorded decisions of the engine's skill lookback (recordedPromises: the decision of
+   * day D promised D+1's rain), by local date: a row's epoch is when its decision was
+   * reached (daily-decision-writer.ts), any time of its day, so an epoch window would drop
+   * the oldest day for part of each day.
+   */
+  private recentDecisions(nowEpoch: number, timezone: string): EngineInput['recentDecisions'] {
+    const store = this.deps.store;
+    const now = LocalTime.fromSeconds(nowEpoch, timeZone(timezone));
+    const today = now.isoDate;
+    const from = now.plus({ days: -(SKILL_LOOKBACK_DAYS + 1) }).isoDate;
+    // An unsupported zone gives no dates (as in gaugeDailyRain): the engine says why it cannot compute.
+    if (!store || today === null || from === null) return [];
+    return store.decisions.listDailyDates(from, today);
+  }
+
   /** The station's daily totals: the largest merged `rain_in_today` of each local day it measured. */
   private gaugeDailyRain(nowEpoch: number, timezone: string): Map<string, number> {
     const totals = new Map<string, number>();
@@ -302,12 +321,12 @@ export class IrrigationService implements Module {
     return totals;
   }
 
-  /** The daily decision (upserted per day) and a transition record when the verdict changed. */
+  /** The daily decision (written when it changed) and a transition record when the verdict changed. */
   private record(output: EngineOutput): void {
     const store = this.deps.store;
     if (!store) return;
     try {
-      store.decisions.upsertDaily(output.decision);
+      this.daily?.record(output.decision);
       if (this.lastVerdict === undefined)
         this.lastVerdict = store.decisions.latestTransition()?.verdict ?? null;
       if (output.verdict !== this.lastVerdict) {

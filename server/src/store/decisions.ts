@@ -35,11 +35,24 @@ export interface StoredVerdictTransition extends VerdictTransition {
   id: number;
 }
 
-interface DailyRow {
+/** A daily decision as its row holds it: `zones` is the JSON text written (toJson). */
+export interface StoredDailyDecision {
   date_local: string;
   epoch: number;
   kind: string;
   zones: string;
+}
+
+type DailyRow = StoredDailyDecision;
+
+/** A decision's row as it would be stored; what the writer compares and writes (one serialization). */
+export function storedDaily(decision: DailyDecision): StoredDailyDecision {
+  return { ...decision, zones: toJson(decision.zones) };
+}
+
+interface DateWindow {
+  from_date: string;
+  to_date: string;
 }
 
 interface TransitionRow {
@@ -125,6 +138,8 @@ function epochPageParams(from: number, to: number, after: EpochCursor, limit: nu
 export class DecisionsRepository {
   private readonly upsertDailyStmt: Statement<[DailyRow]>;
   private readonly dailyWindowStmt: Statement<[Window], DailyRow>;
+  private readonly dailyDatesStmt: Statement<[DateWindow], DailyRow>;
+  private readonly latestOfDayStmt: Statement<[string], DailyRow>;
   private readonly insertTransitionStmt: Statement<[Omit<TransitionRow, 'id'>]>;
   private readonly transitionWindowStmt: Statement<[Window], TransitionRow>;
   private readonly latestTransitionStmt: Statement<[], TransitionRow>;
@@ -142,6 +157,15 @@ export class DecisionsRepository {
     this.dailyWindowStmt = db.prepare<[Window], DailyRow>(
       'SELECT date_local, epoch, kind, zones FROM daily_decisions ' +
         'WHERE epoch BETWEEN @from AND @to ORDER BY epoch, date_local, kind',
+    );
+    this.dailyDatesStmt = db.prepare<[DateWindow], DailyRow>(
+      'SELECT date_local, epoch, kind, zones FROM daily_decisions ' +
+        'WHERE date_local BETWEEN @from_date AND @to_date ORDER BY epoch, date_local, kind',
+    );
+    // The order listDaily gives, reversed: the row a reader taking "the day's latest" ends on.
+    this.latestOfDayStmt = db.prepare<[string], DailyRow>(
+      'SELECT date_local, epoch, kind, zones FROM daily_decisions WHERE date_local = ? ' +
+        'ORDER BY epoch DESC, kind DESC LIMIT 1',
     );
     this.insertTransitionStmt = db.prepare<[Omit<TransitionRow, 'id'>]>(
       'INSERT INTO verdict_transitions (epoch, verdict, previous_verdict, reason) ' +
@@ -168,14 +192,30 @@ export class DecisionsRepository {
 
   /** The latest decision for a local day and kind replaces the earlier one. */
   upsertDaily(decision: DailyDecision): void {
-    this.upsertDailyStmt.run({ ...decision, zones: toJson(decision.zones) });
+    this.writeDaily(storedDaily(decision));
+  }
+
+  /** upsertDaily of a row already serialized (storedDaily). */
+  writeDaily(row: StoredDailyDecision): void {
+    this.upsertDailyStmt.run(row);
   }
 
   /** Decisions whose epoch lies in [from, to] inclusive, oldest first. */
   listDaily(from: number, to: number): DailyDecision[] {
-    return this.dailyWindowStmt
-      .all({ from, to })
-      .map((r) => ({ ...r, zones: fromJson<DecisionZone[]>(r.zones) }));
+    return this.dailyWindowStmt.all({ from, to }).map(toDaily);
+  }
+
+  /**
+   * Decisions of the local dates [fromDate, toDate] (YYYY-MM-DD), in listDaily's order: for
+   * readers that want whole days, whatever time of its day each row's epoch records.
+   */
+  listDailyDates(fromDate: string, toDate: string): DailyDecision[] {
+    return this.dailyDatesStmt.all({ from_date: fromDate, to_date: toDate }).map(toDaily);
+  }
+
+  /** The day's latest row as stored (latest epoch, then kind), null when the day has none. */
+  latestOfDay(dateLocal: string): StoredDailyDecision | null {
+    return this.latestOfDayStmt.get(dateLocal) ?? null;
   }
 
   insertTransition(t: VerdictTransition): number {
@@ -231,6 +271,10 @@ export class DecisionsRepository {
   decidedDates(fromDate: string, toDate: string): string[] {
     return this.decidedDatesStmt.all(fromDate, toDate);
   }
+}
+
+function toDaily(row: DailyRow): DailyDecision {
+  return { ...row, zones: fromJson<DecisionZone[]>(row.zones) };
 }
 
 function toTransition(row: TransitionRow): StoredVerdictTransition {

@@ -40,8 +40,9 @@ export interface EngineInput {
   /** Per zone slug: what its bound soil probe says now (soil/probe-reader.ts); absent = no probe evidence. */
   probes?: ReadonlyMap<string, ProbeEvidence>;
   /**
-   * Daily decisions of the last SKILL_LOOKBACK_DAYS days (persisted): the
-   * forecast's day-ahead rain promises they recorded judge its skill.
+   * Daily decisions of the local dates SKILL_LOOKBACK_DAYS + 1 days back to
+   * today (persisted): the forecast's day-ahead rain promises they recorded
+   * judge its skill.
    */
   recentDecisions?: readonly DailyDecision[];
   /** The forecast's rain skill by lead time for this month, from the forecast archive (forecast/skill.ts). */
