@@ -14,6 +14,7 @@ import { supervisorDiscoveryFrom } from './ha/supervisor-discovery';
 import { humanDestination, readyLine } from './core/human-log';
 import { createRootLogger, type Logger } from './core/logger';
 import { enableOptimizerWhenBusy } from './core/optimizer-when-busy';
+import { collectWhileIdle } from './core/idle-collector';
 import { Metrics } from './core/metrics';
 import { httpFetch } from './core/http-fetch';
 import { timedFetch } from './core/timed-fetch';
@@ -1195,6 +1196,7 @@ async function run(): Promise<void> {
   if (human) process.stdout.write(readyLine(env, port));
   settleMemoryAfterBoot();
   enableOptimizerWhenBusy({ logger, execArgv: process.execArgv });
+  collectWhileIdle();
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
