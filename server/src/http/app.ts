@@ -91,6 +91,8 @@ export function createApp(
     // Keep-alive sockets must not hold up a graceful stop.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // HEAD is routed as GET by the node server (head-as-get.ts): no second route per GET.
+    exposeHeadRoutes: false,
     // Requests are validated with zod and answers serialised with JSON.stringify:
     // route JSON schemas are not used, so ajv and fast-json-stringify never load.
     schemaController: {

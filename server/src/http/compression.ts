@@ -3,6 +3,7 @@ import { createGzip, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { acceptsGzip } from './accept-encoding';
 import { COMPRESS_MIN_BYTES } from './encoded-json';
+import { isHeadRequest } from './head-as-get';
 
 /**
  * gzip for JSON answers (and the CSV export) when the client accepts it:
@@ -20,7 +21,7 @@ export function installCompression(app: FastifyInstance): void {
   // A callback hook, not an async one: the common answer (small, or not JSON) returns at once
   // without a promise per request.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!compressible(request.method, reply, payload)) return done(null, payload);
+    if (!compressible(isHeadRequest(request.raw), reply, payload)) return done(null, payload);
     const accepted = acceptsGzip(request.headers['accept-encoding']);
     if (payload instanceof Readable) {
       reply.header('vary', 'Accept-Encoding');
@@ -42,8 +43,8 @@ export function installCompression(app: FastifyInstance): void {
   });
 }
 
-function compressible(method: string, reply: FastifyReply, payload: unknown): boolean {
-  if (payload === null || payload === undefined || method === 'HEAD') return false;
+function compressible(head: boolean, reply: FastifyReply, payload: unknown): boolean {
+  if (payload === null || payload === undefined || head) return false;
   if (reply.statusCode === 204 || reply.statusCode === 304 || reply.hasHeader('content-encoding'))
     return false;
   if (!(typeof payload === 'string' || Buffer.isBuffer(payload) || payload instanceof Readable)) return false;

@@ -7,6 +7,7 @@ import type { Metrics } from '../core/metrics';
 import type { HttpLimits } from './limits';
 import { isShed } from './load-shedding';
 import { normalizeRequestTarget } from './request-target';
+import { routeHeadAsGet, sentMethod } from './head-as-get';
 
 /**
  * Request ids and request logs. Each request's id is the client's
@@ -31,7 +32,8 @@ export type RequestWithId = IncomingMessage & { [REQUEST_ID]?: string };
  * The node server under fastify: gives each request its id and sets the
  * response header before routing, so every answer carries it (errors, 404s,
  * hijacked SSE streams) without a per-request hook; normalises the request
- * target once for the gate and the router alike (request-target.ts); and
+ * target once for the gate and the router alike (request-target.ts); routes
+ * HEAD as GET (head-as-get.ts); and
  * times out requests whose head or body does not arrive (node answers 408).
  */
 export function serveWithRequestIds(
@@ -45,6 +47,7 @@ export function serveWithRequestIds(
   };
   return createServer(options, (req, res) => {
     if (req.url) req.url = normalizeRequestTarget(req.url);
+    routeHeadAsGet(req);
     const id = requestIdOf(req);
     (req as RequestWithId)[REQUEST_ID] = id;
     res.setHeader(REQUEST_ID_HEADER, id);
@@ -60,13 +63,13 @@ export function withoutSecrets(url: string): string {
 export function installRequestContext(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
-    metrics.countRequest(request.method, status);
+    metrics.countRequest(sentMethod(request.raw), status);
     // Load shedding is summarised once a minute (load-shedding.ts), not logged a line per refusal.
     const level = isShed(request) ? 'debug' : status >= 500 ? 'error' : status >= 400 ? 'info' : 'debug';
     // The instance is pino (main.ts passes it in), which can say whether a level is on.
     if ((request.log as Logger).isLevelEnabled(level)) {
       const line = {
-        method: request.method,
+        method: sentMethod(request.raw),
         url: withoutSecrets(request.url),
         status,
         ms: Math.round(reply.elapsedTime * 10) / 10,

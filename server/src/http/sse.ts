@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isHeadRequest } from './head-as-get';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger';
 import { jsonBytes } from './encoded-json';
@@ -127,6 +128,11 @@ export class SseHub {
       'X-Accel-Buffering': 'no',
     });
     res.flushHeaders();
+    // A HEAD asks for the headers only; the stream would never end.
+    if (isHeadRequest(req)) {
+      res.end();
+      return;
+    }
     req.socket.setNoDelay(true);
     feed.clients.add(res);
     this.open += 1;
