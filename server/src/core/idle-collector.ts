@@ -6,10 +6,15 @@ import { getHeapStatistics } from 'node:v8';
  * last full collection. An idle service fills it slowly (the engine's
  * recompute, the weather ticks), so between collections up to 2 MB of its
  * resident memory is garbage waiting: the idle demo drifted from 57.9 to
- * 60.4 MB over 95 s (docs/architecture.md "Idle memory"). While the process
- * is idle this collects as soon as the heap grew GROWTH_BYTES since the
- * last collection (about 30 ms for this heap, once or twice a minute at
- * most); while it is busy V8's own schedule stands. Needs node's
+ * 60.4 MB over 95 s (docs/architecture.md "Idle memory"). The young
+ * generation's pages count too: scavenges leave them resident, a full
+ * collection of an idle heap gives them back. While the process is idle
+ * this collects as soon as the heap grew GROWTH_BYTES since the last
+ * collection (about 30 ms for this heap; the idle demo needs one every
+ * 30-60 s); while it is busy V8's own schedule stands. Checking every 5 s
+ * for 256 KB was tried and is worse: a collection in the first seconds after
+ * boot compacts into fresh pages while the ones it empties stay pooled until
+ * V8's memory reducer, and the demo read 62-68 MB at 15-20 s. Needs node's
  * `--expose-gc` (bin/raincheck); without it nothing is watched.
  */
 
