@@ -105,9 +105,11 @@ describe('collectWhileIdle', () => {
   it('finds node’s gc() under --expose-gc and frees real garbage with it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idle-collector-'));
     try {
-      const source = readFileSync(join(__dirname, '../../server/src/core/idle-collector.ts'), 'utf8');
-      const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS } });
-      writeFileSync(join(dir, 'idle-collector.js'), compiled.outputText);
+      for (const name of ['idle-collector', 'cpu-share']) {
+        const source = readFileSync(join(__dirname, `../../server/src/core/${name}.ts`), 'utf8');
+        const compiled = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS } });
+        writeFileSync(join(dir, `${name}.js`), compiled.outputText);
+      }
       // Garbage made after the collector started: 200,000 objects, dropped; nothing allocates after.
       const script = `
         const { collectWhileIdle } = require(${JSON.stringify(join(dir, 'idle-collector.js'))});

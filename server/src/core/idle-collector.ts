@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
+import { cpuShareMeter, type CpuShareClocks } from './cpu-share';
 
 /**
  * V8 collects the old space only when it reaches the limit it set after its
@@ -24,14 +24,10 @@ export const GROWTH_BYTES = 512 * 1024;
 /** CPU time over wall time in a check window below which the service counts as idle. */
 export const IDLE_SHARE = 0.1;
 
-export interface IdleCollectorDeps {
+export interface IdleCollectorDeps extends CpuShareClocks {
   gc?: () => void;
   /** Bytes of V8 heap in use. */
   heapUsed?: () => number;
-  /** Process CPU time so far, microseconds (user + system). */
-  cpuMicros?: () => number;
-  /** Monotonic wall time, milliseconds. */
-  nowMs?: () => number;
   /** Default CHECK_EVERY_MS. */
   checkEveryMs?: number;
 }
@@ -45,18 +41,10 @@ export function collectWhileIdle(deps: IdleCollectorDeps = {}): IdleCollector | 
   const gc = deps.gc ?? (globalThis as { gc?: () => void }).gc;
   if (!gc) return null;
   const heapUsed = deps.heapUsed ?? (() => getHeapStatistics().used_heap_size);
-  const cpuMicros = deps.cpuMicros ?? totalCpuMicros;
-  const nowMs = deps.nowMs ?? (() => performance.now());
-
+  const cpuShare = cpuShareMeter(deps);
   let afterCollection = heapUsed();
-  let lastCpu = cpuMicros();
-  let lastWall = nowMs();
   const timer = setInterval(() => {
-    const cpu = cpuMicros();
-    const wall = nowMs();
-    const share = (cpu - lastCpu) / 1000 / Math.max(1, wall - lastWall);
-    lastCpu = cpu;
-    lastWall = wall;
+    const share = cpuShare();
     const used = heapUsed();
     // V8 collected on its own since: growth counts from what it left.
     if (used < afterCollection) afterCollection = used;
@@ -66,9 +54,4 @@ export function collectWhileIdle(deps: IdleCollectorDeps = {}): IdleCollector | 
   }, deps.checkEveryMs ?? CHECK_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };
-}
-
-function totalCpuMicros(): number {
-  const { user, system } = process.cpuUsage();
-  return user + system;
 }

@@ -1,5 +1,5 @@
-import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
+import { cpuShareMeter, type CpuShareClocks } from './cpu-share';
 import type { Logger } from './logger';
 
 /**
@@ -24,14 +24,10 @@ const CHECK_EVERY_MS = 1000;
 /** CPU time over wall time in one check window at which the service counts as busy. */
 const BUSY_SHARE = 0.25;
 
-export interface OptimizerWatchDeps {
+export interface OptimizerWatchDeps extends CpuShareClocks {
   logger: Logger;
   /** Node's flags (process.execArgv). */
   execArgv: readonly string[];
-  /** Process CPU time so far, microseconds (user + system). */
-  cpuMicros?: () => number;
-  /** Monotonic wall time, milliseconds. */
-  nowMs?: () => number;
   setFlags?: (flags: string) => void;
 }
 
@@ -43,20 +39,13 @@ export interface OptimizerWatch {
 export function enableOptimizerWhenBusy(deps: OptimizerWatchDeps): OptimizerWatch | null {
   const limit = deps.execArgv.find((arg) => arg.startsWith(TIER_LIMIT_FLAG));
   if (!limit) return null;
-  const cpuMicros = deps.cpuMicros ?? totalCpuMicros;
-  const nowMs = deps.nowMs ?? (() => performance.now());
   const setFlags = deps.setFlags ?? setFlagsFromString;
   const log = deps.logger.child({ module: 'optimizer' });
   log.info({ launched_with: limit }, 'optimising compilers off until the service is busy');
 
-  let lastCpu = cpuMicros();
-  let lastWall = nowMs();
+  const cpuShare = cpuShareMeter(deps);
   const timer = setInterval(() => {
-    const cpu = cpuMicros();
-    const wall = nowMs();
-    const share = (cpu - lastCpu) / 1000 / Math.max(1, wall - lastWall);
-    lastCpu = cpu;
-    lastWall = wall;
+    const share = cpuShare();
     if (share < BUSY_SHARE) return;
     clearInterval(timer);
     setFlags(COMPILERS_ON_FLAGS);
@@ -64,9 +53,4 @@ export function enableOptimizerWhenBusy(deps: OptimizerWatchDeps): OptimizerWatc
   }, CHECK_EVERY_MS);
   timer.unref();
   return { stop: () => clearInterval(timer) };
-}
-
-function totalCpuMicros(): number {
-  const { user, system } = process.cpuUsage();
-  return user + system;
 }
