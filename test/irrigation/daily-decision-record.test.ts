@@ -78,7 +78,13 @@ function scriptedEngine(script: Script, seen: EngineInput[]): ComputeIrrigation 
   };
 }
 
-function service(store: Store, clock: ManualClock, compute: ComputeIrrigation): IrrigationService {
+/** The service over a real store; `forecastNow` is what the forecast snapshot returns (default `forecast()`). */
+function service(
+  store: Store,
+  clock: ManualClock,
+  compute: ComputeIrrigation,
+  forecastNow: () => ReturnType<typeof forecast> = () => forecast(),
+): IrrigationService {
   return new IrrigationService({
     bus: new EventBus(),
     clock,
@@ -86,7 +92,7 @@ function service(store: Store, clock: ManualClock, compute: ComputeIrrigation): 
     config: applied,
     store,
     weather: { snapshot: () => stationWeather(), currentWeather: () => null },
-    forecast: { snapshot: () => forecast(), bias: () => BIAS },
+    forecast: { snapshot: forecastNow, bias: () => BIAS },
     compute,
   });
 }
@@ -217,24 +223,13 @@ describe('IrrigationService daily decision record', () => {
 
 describe('IrrigationService daily decision record with the real engine', () => {
   function realService(store: Store, clock: ManualClock, rainTomorrowIn: () => number): IrrigationService {
-    return new IrrigationService({
-      bus: new EventBus(),
-      clock,
-      logger: silentLogger(),
-      config: applied,
-      store,
-      weather: { snapshot: () => stationWeather(), currentWeather: () => null },
-      forecast: {
-        snapshot: () =>
-          forecast({
-            daily: Array.from({ length: 8 }, (_, i) =>
-              day(i, i === 1 ? { precip_sum_in: rainTomorrowIn() } : {}),
-            ),
-          }),
-        bias: () => BIAS,
-      },
-      compute: computeIrrigation,
-    });
+    const rainTomorrow = () =>
+      forecast({
+        daily: Array.from({ length: 8 }, (_, i) =>
+          day(i, i === 1 ? { precip_sum_in: rainTomorrowIn() } : {}),
+        ),
+      });
+    return service(store, clock, computeIrrigation, rainTomorrow);
   }
 
   it('keeps one write for recomputes a tick apart, and writes when the forecast it records moves', () => {
