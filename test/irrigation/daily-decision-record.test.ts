@@ -2,7 +2,7 @@ import type { AppliedConfig } from '../../server/src/config/config-types';
 import { EventBus } from '../../server/src/core/bus';
 import { ManualClock } from '../../server/src/core/clock';
 import { silentLogger } from '../../server/src/core/logger';
-import type { BiasResult } from '../../server/src/forecast/bias';
+import { untrainedBias } from '../../server/src/forecast/bias';
 import { DailyDecisionWriter } from '../../server/src/irrigation/daily-decision-writer';
 import { computeIrrigation } from '../../server/src/irrigation/engine/engine';
 import type { EngineInput, EngineOutput } from '../../server/src/irrigation/engine/types';
@@ -24,16 +24,7 @@ import { tempStore } from '../store/temp-db';
 
 const t = tempStore();
 
-const BIAS: BiasResult = {
-  month: 6,
-  multiplier: 1,
-  sample_count: 0,
-  min_samples: 8,
-  trained: false,
-  observed_in: null,
-  forecast_in: null,
-  observed_source: 'none',
-};
+const BIAS = untrainedBias(6);
 
 function applied(): AppliedConfig {
   return { config: demo(), document: {}, appliedAtEpoch: 0, revision: 1 };

@@ -76,6 +76,11 @@ export function forecastBias(input: BiasInput): BiasResult {
   };
 }
 
+/** The bias of a month nothing was learnt in yet (a replay without an archive, a test): multiplier 1, untrained. */
+export function untrainedBias(month: number): BiasResult {
+  return forecastBias({ month, timezone: 'UTC', rows: [], gaugeDaily: new Map() });
+}
+
 /**
  * Per local day, the sum over its target hours of the mean forecast amount
  * for that hour (several fetches forecast the same hour). A day counts only

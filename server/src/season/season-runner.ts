@@ -11,6 +11,7 @@ import type { ValveDriver } from '../irrigation/dispatch/driver';
 import { RunLedger } from '../irrigation/dispatch/run-ledger';
 import { Scheduler } from '../irrigation/dispatch/scheduler';
 import { restrictionGateOf } from '../irrigation/dispatch/restriction-source';
+import { untrainedBias } from '../forecast/bias';
 import { computeIrrigation } from '../irrigation/engine/engine';
 import { IrrigationService } from '../irrigation/irrigation-service';
 import type { IrrigationSnapshot } from '../irrigation/snapshot-schema';
@@ -271,16 +272,7 @@ async function boot(
     weather: { snapshot: () => weather.snapshotAt(now()), currentWeather: () => null },
     forecast: {
       snapshot: () => weather.forecastAt(now()),
-      bias: () => ({
-        month: 1,
-        multiplier: 1,
-        sample_count: 0,
-        min_samples: 8,
-        trained: false,
-        observed_in: null,
-        forecast_in: null,
-        observed_source: 'none',
-      }),
+      bias: () => untrainedBias(1),
     },
     compute: computeIrrigation,
     soil,
