@@ -1196,7 +1196,9 @@ async function run(): Promise<void> {
   if (human) process.stdout.write(readyLine(env, port));
   settleMemoryAfterBoot();
   enableOptimizerWhenBusy({ logger, execArgv: process.execArgv });
-  collectWhileIdle();
+  const collector = collectWhileIdle();
+  // The engine's recompute is an idle service's main allocator: its garbage goes right after it.
+  if (collector) service.bus.on('irrigation.snapshot', () => collector.afterBurst());
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;

@@ -8,6 +8,7 @@ import {
   collectWhileIdle,
   GROWTH_BYTES,
   IDLE_SHARE,
+  type IdleCollector,
 } from '../../server/src/core/idle-collector';
 
 /**
@@ -39,6 +40,22 @@ function fakeProcess(liveBytes: number) {
       wallMs += CHECK_EVERY_MS;
       cpuMicros += CHECK_EVERY_MS * 1000 * share;
       jest.advanceTimersByTime(CHECK_EVERY_MS);
+    },
+    /**
+     * A burst of work ends (the engine's recompute) `sinceMs` after the
+     * previous one, `share` of that time on the CPU, the heap `grownBytes`
+     * larger; the turn of the event loop then ends (setImmediate runs).
+     */
+    burst(collector: IdleCollector | null, grownBytes: number, share: number, sinceMs = 10_000) {
+      used += grownBytes;
+      wallMs += sinceMs;
+      cpuMicros += sinceMs * 1000 * share;
+      collector?.afterBurst();
+      jest.advanceTimersByTime(0);
+    },
+    /** Allocation with no time passing. */
+    grow(bytes: number) {
+      used += bytes;
     },
     /** V8's own collection between checks. */
     collectedByV8(toBytes: number) {
@@ -95,10 +112,67 @@ describe('collectWhileIdle', () => {
     collector?.stop();
   });
 
+  it('collects right after a burst of work once the idle heap grew GROWTH_BYTES', () => {
+    const proc = fakeProcess(11 * MB);
+    const collector = collectWhileIdle(proc.deps);
+    proc.burst(collector, GROWTH_BYTES - 1, 0.01);
+    expect(proc.collections).toEqual([]);
+    proc.burst(collector, 1, 0.01);
+    expect(proc.collections).toEqual([11 * MB + GROWTH_BYTES]);
+    proc.burst(collector, GROWTH_BYTES, 0.01);
+    expect(proc.collections).toEqual([11 * MB + GROWTH_BYTES, 11 * MB + GROWTH_BYTES]);
+    collector?.stop();
+  });
+
+  it('leaves the garbage of a burst to V8 when the service was busy since the previous burst', () => {
+    const proc = fakeProcess(11 * MB);
+    const collector = collectWhileIdle(proc.deps);
+    proc.burst(collector, 2 * MB, IDLE_SHARE);
+    expect(proc.collections).toEqual([]);
+    proc.burst(collector, 0, IDLE_SHARE - 0.01);
+    expect(proc.collections).toEqual([13 * MB]);
+    collector?.stop();
+  });
+
+  it('waits for the turn of the event loop to end: the burst’s listeners allocate too', () => {
+    const proc = fakeProcess(11 * MB);
+    const collector = collectWhileIdle(proc.deps);
+    proc.grow(GROWTH_BYTES);
+    collector?.afterBurst();
+    expect(proc.collections).toEqual([]);
+    jest.advanceTimersByTime(0);
+    expect(proc.collections).toEqual([11 * MB + GROWTH_BYTES]);
+    collector?.stop();
+  });
+
+  it('collects once for bursts that end in the same turn of the event loop', () => {
+    const proc = fakeProcess(11 * MB);
+    const collector = collectWhileIdle(proc.deps);
+    collector?.afterBurst();
+    collector?.afterBurst();
+    proc.burst(collector, GROWTH_BYTES, 0);
+    expect(proc.collections).toEqual([11 * MB + GROWTH_BYTES]);
+    collector?.stop();
+  });
+
+  it('measures a burst’s idleness from the previous burst, whatever the timer checked in between', () => {
+    const proc = fakeProcess(11 * MB);
+    const collector = collectWhileIdle(proc.deps);
+    proc.burst(collector, 0, 0.01);
+    // A timer check lands just before the next burst: 30 ms of the 40 ms since are the burst itself.
+    proc.pass(0, 0.01);
+    proc.burst(collector, GROWTH_BYTES, 0.75, 40);
+    expect(proc.collections).toEqual([11 * MB + GROWTH_BYTES]);
+    collector?.stop();
+  });
+
   it('stops checking when stopped', () => {
     const proc = fakeProcess(11 * MB);
-    collectWhileIdle(proc.deps)?.stop();
+    const collector = collectWhileIdle(proc.deps);
+    collector?.afterBurst();
+    collector?.stop();
     proc.pass(8 * MB, 0);
+    jest.advanceTimersByTime(0);
     expect(proc.collections).toEqual([]);
   });
 
