@@ -6,9 +6,12 @@ import { serviceTracker } from '../helpers/service';
  * than the demo replay (and the gateway sweep's Tempest parser), the forecast
  * providers and the notification channels load on first use; so do zod, the
  * MQTT client, the mail and web-push libraries, the advisor, the radar and
- * the controller kinds other than dry-run, and luxon (issue 27). Each guarded
- * module counts its loads here; the demo boots and serves reads without any,
- * and the first use still finds the module.
+ * the controller kinds other than dry-run, and luxon (issue 27). So do the
+ * handlers of the route domains an idle service never runs (irrigation
+ * history, sensors, soil probes, radar) and the modules only they use: their
+ * paths register at boot, their handlers load on the first request. Each
+ * guarded module counts its loads here; the demo boots and serves reads
+ * without any, and the first use still finds the module.
  */
 
 const mockLoads: string[] = [];
@@ -84,6 +87,36 @@ jest.mock('../../server/src/controllers/adapters/rachio', () =>
   mockCounted('rachio kind', '../../server/src/controllers/adapters/rachio'),
 );
 
+// Route domains whose handlers load on their first request (routes/*-handlers.ts).
+jest.mock('../../server/src/http/routes/irrigation-history-handlers', () =>
+  mockCounted('history handlers', '../../server/src/http/routes/irrigation-history-handlers'),
+);
+jest.mock('../../server/src/irrigation/history/accuracy-report', () =>
+  mockCounted('accuracy report', '../../server/src/irrigation/history/accuracy-report'),
+);
+jest.mock('../../server/src/irrigation/history/csv-export', () =>
+  mockCounted('csv export', '../../server/src/irrigation/history/csv-export'),
+);
+jest.mock('../../server/src/irrigation/history/json-bodies', () =>
+  mockCounted('json bodies', '../../server/src/irrigation/history/json-bodies'),
+);
+jest.mock('../../server/src/http/routes/sensors-handlers', () =>
+  mockCounted('sensors handlers', '../../server/src/http/routes/sensors-handlers'),
+);
+jest.mock('../../server/src/ha/sensor-inventory', () =>
+  mockCounted('sensor inventory', '../../server/src/ha/sensor-inventory'),
+);
+jest.mock('../../server/src/http/routes/soil-probe-handlers', () =>
+  mockCounted('soil probe handlers', '../../server/src/http/routes/soil-probe-handlers'),
+);
+jest.mock('../../server/src/irrigation/soil/probe-list', () =>
+  mockCounted('probe list', '../../server/src/irrigation/soil/probe-list'),
+);
+jest.mock('../../server/src/http/routes/radar-handlers', () =>
+  mockCounted('radar handlers', '../../server/src/http/routes/radar-handlers'),
+);
+jest.mock('../../server/src/radar/bbox', () => mockCounted('radar bbox', '../../server/src/radar/bbox'));
+
 const { boot } = serviceTracker();
 
 it('the demo boots and serves reads without the source kinds, providers and channels it does not use', async () => {
@@ -119,4 +152,47 @@ it('the demo boots and serves reads without the source kinds, providers and chan
   });
   expect(upload.status).toBe(404);
   expect(mockLoads).toContain('ecowitt_ingest');
+});
+
+it('the history, sensors, soil probe and radar routes load their handlers on the first request', async () => {
+  const { port } = await boot({ env: { DEMO: '1' } });
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const lazy = [
+    'history handlers',
+    'accuracy report',
+    'csv export',
+    'json bodies',
+    'sensors handlers',
+    'sensor inventory',
+    'soil probe handlers',
+    'probe list',
+    'radar handlers',
+    'radar bbox',
+  ];
+  expect(mockLoads.filter((name) => lazy.includes(name))).toEqual([]);
+
+  const history = await fetch(`${base}/irrigation/history?days=7`);
+  expect(history.status).toBe(200);
+  expect(await history.json()).toEqual(
+    expect.objectContaining({ runs: expect.any(Array), daily: expect.any(Array) }),
+  );
+  const accuracy = await fetch(`${base}/irrigation/accuracy?days=abc`);
+  expect(accuracy.status).toBe(400);
+  expect(((await accuracy.json()) as { code: string }).code).toBe('invalid_query');
+  const soil = await fetch(`${base}/sensors/soil`);
+  expect(soil.status).toBe(200);
+  expect(await soil.json()).toEqual(expect.objectContaining({ ha_configured: false, ha_reachable: false }));
+  const probes = await fetch(`${base}/sensors/soil/probes`);
+  expect(probes.status).toBe(200);
+  expect(await probes.json()).toEqual({ probes: expect.any(Array) });
+  // No bbox: the parser answers before any upstream (or the radar service) is asked.
+  const radar = await fetch(`${base}/radar/windgrid`);
+  expect(radar.status).toBe(400);
+  expect(((await radar.json()) as { code: string }).code).toBe('bbox_missing');
+  expect((await fetch(`http://127.0.0.1:${port}/api/radar/windgrid`)).status).toBe(404);
+  await fetch(`${base}/irrigation/decisions`);
+
+  // Each module loaded once: the first request kept the handlers for the next ones.
+  expect(mockLoads.filter((name) => lazy.includes(name)).sort()).toEqual([...lazy].sort());
+  expect(mockLoads).not.toContain('radar');
 });
