@@ -117,6 +117,25 @@ jest.mock('../../server/src/http/routes/radar-handlers', () =>
 );
 jest.mock('../../server/src/radar/bbox', () => mockCounted('radar bbox', '../../server/src/radar/bbox'));
 
+// Modules an idle service loads no more: the config schema (the version number has its own module),
+// the config form's builder, the forecast window and archive queries, the release feed (the check is off).
+// (The delivery queue loads with the first notice: the demo's first start sends some, a restart none.)
+jest.mock('../../server/src/config/schema', () =>
+  mockCounted('config schema', '../../server/src/config/schema'),
+);
+jest.mock('../../server/src/config/form-schema', () =>
+  mockCounted('config form schema', '../../server/src/config/form-schema'),
+);
+jest.mock('../../server/src/forecast/archive-query', () =>
+  mockCounted('forecast queries', '../../server/src/forecast/archive-query'),
+);
+jest.mock('../../server/src/forecast/window', () =>
+  mockCounted('forecast window', '../../server/src/forecast/window'),
+);
+jest.mock('../../server/src/ops/updates/release-feed', () =>
+  mockCounted('release feed', '../../server/src/ops/updates/release-feed'),
+);
+
 const { boot } = serviceTracker();
 
 it('the demo boots and serves reads without the source kinds, providers and channels it does not use', async () => {
@@ -195,4 +214,26 @@ it('the history, sensors, soil probe and radar routes load their handlers on the
   // Each module loaded once: the first request kept the handlers for the next ones.
   expect(mockLoads.filter((name) => lazy.includes(name)).sort()).toEqual([...lazy].sort());
   expect(mockLoads).not.toContain('radar');
+});
+
+it('the config schema, its form and the forecast window queries load on the first request that needs them', async () => {
+  const { port } = await boot({ env: { DEMO: '1' } });
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const lazy = ['config schema', 'config form schema', 'forecast queries', 'forecast window'];
+  expect(mockLoads.filter((name) => lazy.includes(name))).toEqual([]);
+
+  const schema = await fetch(`${base}/config/schema`);
+  expect(schema.status).toBe(200);
+  const properties = ((await schema.json()) as { properties: Record<string, unknown> }).properties;
+  expect(Object.keys(properties)).toEqual(expect.arrayContaining(['schema_version', 'zones']));
+  const window = await fetch(`${base}/forecast/window?track=nope&from=0&to=3600`);
+  expect(window.status).toBe(400);
+  expect(((await window.json()) as { code: string }).code).toBe('track_unknown');
+  // The archive's lead range (0-47) is the store's, read by the forecast service without the parser.
+  const archive = await fetch(`${base}/forecast/archive?from=0&to=3600&lead_h=48`);
+  expect(archive.status).toBe(400);
+  expect(((await archive.json()) as { code: string }).code).toBe('archive_lead_invalid');
+
+  expect(mockLoads.filter((name) => lazy.includes(name)).sort()).toEqual([...lazy].sort());
+  expect(mockLoads).not.toContain('release feed');
 });

@@ -10,7 +10,9 @@ import { checkRestrictionRules } from './restriction-checks';
 import { checkRunWindows } from './run-window-config';
 import { checkSchedules } from './schedule-config';
 import { checkMasters } from './master-config';
-import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
+import type { RaincheckConfig } from './schema';
+import { configSchemaModule } from './schema-module';
+import { CURRENT_SCHEMA_VERSION } from './schema-version';
 
 /**
  * The validation report (spec 2.6): errors block a save, warnings never do.
@@ -123,6 +125,7 @@ type ParseOutcome = { success: true; data: RaincheckConfig } | { success: false;
  * either: unknown keys become `unknown_field` warnings and are ignored.
  */
 function parseWithUnknownKeysAsWarnings(doc: JsonValue, warnings: ValidationEntry[]): ParseOutcome {
+  const { configSchema } = configSchemaModule();
   const first = configSchema.safeParse(doc);
   if (first.success) return { success: true, data: first.data };
   const unknown = first.error.issues.filter((issue) => issue.code === 'unrecognized_keys');
