@@ -114,7 +114,7 @@ import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
 import { FlowMonitor } from './irrigation/flow/flow-monitor';
 import { FlowMeterHub } from './controllers/flow-meters/meter-hub';
-import { ActionExecutor } from './irrigation/action-executor';
+import { lazyActionExecutor } from './irrigation/lazy-action-executor';
 import { catalogView } from './ha/entities/view';
 import { mqttSettingsFrom } from './ha/mqtt/settings';
 import type { MqttPublisher } from './ha/mqtt/publisher';
@@ -631,7 +631,7 @@ async function wireIrrigation(
     sessionPlans: store?.sessionPlans ?? null,
   });
   await scheduler.start();
-  const actions = new ActionExecutor({
+  const actions = lazyActionExecutor({
     irrigation,
     dispatcher,
     clock,

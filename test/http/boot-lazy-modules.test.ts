@@ -136,6 +136,15 @@ jest.mock('../../server/src/ops/updates/release-feed', () =>
   mockCounted('release feed', '../../server/src/ops/updates/release-feed'),
 );
 
+// The action executor and its parsers load with the first action; HA helper adoption only with a link.
+jest.mock('../../server/src/irrigation/action-executor', () =>
+  mockCounted('action executor', '../../server/src/irrigation/action-executor'),
+);
+jest.mock('../../server/src/irrigation/controls/actions', () =>
+  mockCounted('control actions', '../../server/src/irrigation/controls/actions'),
+);
+jest.mock('../../server/src/ha/adoption', () => mockCounted('ha adoption', '../../server/src/ha/adoption'));
+
 const { boot } = serviceTracker();
 
 it('the demo boots and serves reads without the source kinds, providers and channels it does not use', async () => {
@@ -236,4 +245,22 @@ it('the config schema, its form and the forecast window queries load on the firs
 
   expect(mockLoads.filter((name) => lazy.includes(name)).sort()).toEqual([...lazy].sort());
   expect(mockLoads).not.toContain('release feed');
+});
+
+it('the action executor and its parsers load with the first action', async () => {
+  const { port } = await boot({ env: { DEMO: '1' } });
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  expect(mockLoads).not.toContain('action executor');
+  expect(mockLoads).not.toContain('control actions');
+
+  const refused = await fetch(`${base}/irrigation/action`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'set_threshold', key: 'max_wind_mph', value: 51 }),
+  });
+  expect(refused.status).toBe(400);
+  expect(((await refused.json()) as { code: string }).code).toBe('threshold_out_of_range');
+  expect(mockLoads).toEqual(expect.arrayContaining(['action executor', 'control actions']));
+  // The demo has no Home Assistant link: nothing to adopt, the adoption never loads.
+  expect(mockLoads).not.toContain('ha adoption');
 });

@@ -6,7 +6,7 @@ import { MemoryControlsBackend } from '../irrigation/controls/controls-store';
 import type { HaView, IrrigationService } from '../irrigation/irrigation-service';
 import { siteConfigProvider, siteTimezone } from '../location/site';
 import type { Store } from '../store/store';
-import { HaAdoption } from './adoption';
+import type { HaAdoption } from './adoption';
 import { HaFacts, type HaSiteFacts } from './ha-facts';
 import type { HaLink } from './ha-link';
 
@@ -68,6 +68,9 @@ export class HaSupport {
     const link = this.deps.link;
     if (!link) return;
     const store = this.deps.store;
+    // Loaded only with a link: a standalone service never adopts anything.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { HaAdoption } = require('./adoption') as typeof import('./adoption');
     this.adoption = new HaAdoption({
       link,
       controls: {
