@@ -145,6 +145,14 @@ jest.mock('../../server/src/irrigation/controls/actions', () =>
 );
 jest.mock('../../server/src/ha/adoption', () => mockCounted('ha adoption', '../../server/src/ha/adoption'));
 
+// The config validator and the migrations load with the first config write (or a config file to check).
+jest.mock('../../server/src/config/validate', () =>
+  mockCounted('config validator', '../../server/src/config/validate'),
+);
+jest.mock('../../server/src/config/migrate', () =>
+  mockCounted('config migrations', '../../server/src/config/migrate'),
+);
+
 const { boot } = serviceTracker();
 
 it('the demo boots and serves reads without the source kinds, providers and channels it does not use', async () => {
@@ -263,4 +271,23 @@ it('the action executor and its parsers load with the first action', async () =>
   expect(mockLoads).toEqual(expect.arrayContaining(['action executor', 'control actions']));
   // The demo has no Home Assistant link: nothing to adopt, the adoption never loads.
   expect(mockLoads).not.toContain('ha adoption');
+});
+
+it('the config validator and the migrations load with the first check of a config', async () => {
+  const { port } = await boot({ env: { DEMO: '1' } });
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  expect(mockLoads).not.toContain('config validator');
+  expect(mockLoads).not.toContain('config migrations');
+
+  const validation = await fetch(`${base}/config/validate`);
+  expect(validation.status).toBe(200);
+  expect(await validation.json()).toEqual(expect.objectContaining({ ok: true, errors: [] }));
+  const preview = await fetch(`${base}/config/preview`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ candidate: { schema_version: 2, zones: { 'Bad Slug': {} } } }),
+  });
+  expect(preview.status).toBe(200);
+  expect(((await preview.json()) as { ok: boolean }).ok).toBe(false);
+  expect(mockLoads).toEqual(expect.arrayContaining(['config validator', 'config migrations']));
 });
