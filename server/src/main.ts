@@ -17,7 +17,7 @@ import { createRootLogger, type Logger } from './core/logger';
 import { enableOptimizerWhenBusy } from './core/optimizer-when-busy';
 import { collectWhileIdle } from './core/idle-collector';
 import { Metrics } from './core/metrics';
-import { httpFetch } from './core/http-fetch';
+import { lazyHttpFetch as httpFetch } from './core/lazy-http-fetch';
 import { timedFetch } from './core/timed-fetch';
 import { MetricsFeed } from './ops/metrics-feed';
 import {

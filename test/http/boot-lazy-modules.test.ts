@@ -144,6 +144,8 @@ jest.mock('../../server/src/irrigation/controls/actions', () =>
   mockCounted('control actions', '../../server/src/irrigation/controls/actions'),
 );
 jest.mock('../../server/src/ha/adoption', () => mockCounted('ha adoption', '../../server/src/ha/adoption'));
+// Home Assistant's location facts load only with a link.
+jest.mock('../../server/src/ha/ha-facts', () => mockCounted('ha facts', '../../server/src/ha/ha-facts'));
 
 // The config validator and the migrations load with the first config write (or a config file to check).
 jest.mock('../../server/src/config/validate', () =>
