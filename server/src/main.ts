@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { registerBuiltinKinds } from './config/builtin-kinds';
 import { ConfigService } from './config/config-service';
 import { EnvError, parseEnv, type RuntimeEnv } from './config/env';
-import { authSchema, DEFAULT_RELEASES_URL, type RaincheckConfig } from './config/schema';
+import type { RaincheckConfig } from './config/schema';
+import { configSchemaModule } from './config/schema-module';
 import { EventBus } from './core/bus';
 import { systemClock, type Clock } from './core/clock';
 import { once } from './core/zod-lazy';
@@ -16,7 +17,7 @@ import { createRootLogger, type Logger } from './core/logger';
 import { enableOptimizerWhenBusy } from './core/optimizer-when-busy';
 import { collectWhileIdle } from './core/idle-collector';
 import { Metrics } from './core/metrics';
-import { httpFetch } from './core/http-fetch';
+import { lazyHttpFetch as httpFetch } from './core/lazy-http-fetch';
 import { timedFetch } from './core/timed-fetch';
 import { MetricsFeed } from './ops/metrics-feed';
 import {
@@ -103,12 +104,17 @@ import { Dispatcher } from './irrigation/dispatch/dispatcher';
 import { RunLedger } from './irrigation/dispatch/run-ledger';
 import { RunObserver } from './irrigation/dispatch/observer';
 import { RunLogReconciler } from './irrigation/dispatch/run-log-reconcile';
-import { UpdateChecker, type UpdateCheckerDeps, type UpdateSettings } from './ops/updates/update-checker';
+import {
+  DEFAULT_RELEASES_URL,
+  UpdateChecker,
+  type UpdateCheckerDeps,
+  type UpdateSettings,
+} from './ops/updates/update-checker';
 import { reconcileOpenRuns } from './irrigation/dispatch/reconcile';
 import { Scheduler } from './irrigation/dispatch/scheduler';
 import { FlowMonitor } from './irrigation/flow/flow-monitor';
 import { FlowMeterHub } from './controllers/flow-meters/meter-hub';
-import { ActionExecutor } from './irrigation/action-executor';
+import { lazyActionExecutor } from './irrigation/lazy-action-executor';
 import { catalogView } from './ha/entities/view';
 import { mqttSettingsFrom } from './ha/mqtt/settings';
 import type { MqttPublisher } from './ha/mqtt/publisher';
@@ -625,7 +631,7 @@ async function wireIrrigation(
     sessionPlans: store?.sessionPlans ?? null,
   });
   await scheduler.start();
-  const actions = new ActionExecutor({
+  const actions = lazyActionExecutor({
     irrigation,
     dispatcher,
     clock,
@@ -1140,7 +1146,7 @@ function runningZones(snapshot: IrrigationSnapshot | null, dispatched: Iterable<
 }
 
 /** Before any config exists the policy is auth disabled, as for an upgraded install (built when first needed). */
-const disabledAuth = once(() => authSchema.parse({}));
+const disabledAuth = once(() => configSchemaModule().authSchema.parse({}));
 
 /**
  * The enforced auth policy, rebuilt only when the config or the account

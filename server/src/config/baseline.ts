@@ -1,6 +1,6 @@
 import type { RuntimeEnv } from './env';
 import type { JsonObject } from './json-walk';
-import { CURRENT_SCHEMA_VERSION } from './schema';
+import { CURRENT_SCHEMA_VERSION } from './schema-version';
 
 /**
  * What GET /config answers before any config exists (wizard mode): the

@@ -18,19 +18,19 @@ import { demoSeed } from './demo-config';
 import type { RuntimeEnv } from './env';
 import { changedPaths } from './diff';
 import { copyPlain, isPlainObject, type JsonObject } from './json-walk';
-import { migrateDocument } from './migrate';
+import type { MigrationOutcome } from './migrate';
 import { Mutex } from '../core/mutex';
 import { isPureReference } from './interpolate';
 import { collectSecretValues, isSecretKey, redactSecrets, REDACTED, restoreSecrets } from './secrets';
 import { SnapshotStore, type SnapshotInfo } from './snapshots';
 import { ConfigParseError, parseToml, toToml, withoutNulls } from './toml';
+import type { ValidationResult } from './validate';
 import {
   checkSchemaVersion,
   emptyReport,
-  validateDocument,
   type ValidationEntry,
   type ValidationReport,
-} from './validate';
+} from './validation-report';
 import { VALIDATED_CACHE_FILE, ValidatedConfigCache } from './validated-cache';
 
 /**
@@ -557,3 +557,18 @@ function maskedText(text: string, document: JsonObject | null): string {
   if (unmasked.length === 0 && secrets.every((secret) => !masked.includes(secret))) return masked;
   return toToml(redactSecrets(parsed ?? (document as JsonObject)) as JsonObject);
 }
+
+/*
+ * The validator and the migrations load on first use: a service that boots on
+ * its validated cache (or the demo's seeded config) and takes no config write
+ * never runs them, and V8 keeps every loaded module's source in the heap.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+function validateDocument(doc: unknown, env: NodeJS.ProcessEnv): ValidationResult {
+  return (require('./validate') as typeof import('./validate')).validateDocument(doc, env);
+}
+
+function migrateDocument(doc: JsonObject): MigrationOutcome {
+  return (require('./migrate') as typeof import('./migrate')).migrateDocument(doc);
+}
+/* eslint-enable @typescript-eslint/no-require-imports */

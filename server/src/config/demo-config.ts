@@ -1,5 +1,6 @@
 import type { JsonObject } from './json-walk';
-import { CURRENT_SCHEMA_VERSION, type RaincheckConfig, type ZoneConfig } from './schema';
+import type { RaincheckConfig, ZoneConfig } from './schema';
+import { CURRENT_SCHEMA_VERSION } from './schema-version';
 import { withoutNulls } from './toml';
 
 /**

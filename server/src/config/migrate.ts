@@ -1,6 +1,7 @@
 import { isPlainObject, type JsonObject } from './json-walk';
 import { legacyRestrictionRules } from './restrictions';
-import { CURRENT_SCHEMA_VERSION, restrictionsSchema } from './schema';
+import { configSchemaModule } from './schema-module';
+import { CURRENT_SCHEMA_VERSION } from './schema-version';
 
 /**
  * Config document migrations, run on boot and on every write of an older
@@ -66,7 +67,7 @@ function moveEngineRestrictions(doc: JsonObject): JsonObject {
   const engine = doc.engine;
   if (!isPlainObject(engine) || !('restrictions' in engine)) return doc;
   const legacy = engine.restrictions;
-  const parsed = legacy === null ? null : restrictionsSchema.safeParse(legacy);
+  const parsed = legacy === null ? null : configSchemaModule().restrictionsSchema.safeParse(legacy);
   if (parsed !== null && !parsed.success) return doc;
   const out = structuredClone(doc);
   delete (out.engine as JsonObject).restrictions;

@@ -5,6 +5,7 @@ import { restrictionRuleShape } from './restriction-rule';
 import { runWindowShape } from './run-window-config';
 import { scheduleShape } from './schedule-config';
 import { masterShape } from './master-config';
+import { CURRENT_SCHEMA_VERSION } from './schema-version';
 
 /**
  * The whole config document (spec 2.6), one zod schema. TOML on disk, JSON on
@@ -14,7 +15,7 @@ import { masterShape } from './master-config';
  * (kinds.ts). The schemas are built, and zod loaded, on first use (core/zod-lazy.ts).
  */
 
-export const CURRENT_SCHEMA_VERSION = 2;
+export { CURRENT_SCHEMA_VERSION };
 
 export const SPECIES = [
   'st_augustine',
@@ -59,7 +60,6 @@ export const FLOW_RATE_UNITS = ['gal/min', 'gal/h', 'L/min', 'L/h', 'm3/h'] as c
 export const FLOW_TOTAL_UNITS = ['gal', 'L', 'm3'] as const;
 export const LLM_PROVIDERS = ['auto', 'ollama', 'llamacpp', 'openai_compat'] as const;
 /** The releases the opt-in update check reads (GitHub releases API, newest non-draft, non-pre-release). */
-export const DEFAULT_RELEASES_URL = 'https://api.github.com/repos/raincheck/raincheck/releases/latest';
 
 /** Zone keys become MQTT topics, HA entity ids and history keys: keep them tame. */
 export const ZONE_SLUG_PATTERN = /^[a-z0-9][a-z0-9_]{0,63}$/;
@@ -119,7 +119,7 @@ function buildSchemas(z: ZodNamespace) {
   /** Opt-in release check (ops/updates, docs/configuration.md): nothing is fetched unless enabled. */
   const updatesSchema = z.strictObject({
     check_enabled: z.boolean().default(false),
-    /** Absent or null: the project's GitHub releases (DEFAULT_RELEASES_URL). */
+    /** Absent or null: the project's GitHub releases (ops/updates/update-checker.ts DEFAULT_RELEASES_URL). */
     releases_url: z
       .string()
       .regex(/^https?:\/\/\S+$/, 'expected an http(s) URL')

@@ -10,26 +10,20 @@ import { checkRestrictionRules } from './restriction-checks';
 import { checkRunWindows } from './run-window-config';
 import { checkSchedules } from './schedule-config';
 import { checkMasters } from './master-config';
-import { configSchema, CURRENT_SCHEMA_VERSION, type RaincheckConfig } from './schema';
+import type { RaincheckConfig } from './schema';
+import { configSchemaModule } from './schema-module';
+import { checkSchemaVersion, type ValidationEntry, type ValidationReport } from './validation-report';
 
 /**
  * The validation report (spec 2.6): errors block a save, warnings never do.
  * Each entry names a stable `code`, the JSON path it is about and a message a
- * home owner can act on.
+ * home owner can act on. The report's types, the empty report and the
+ * schema_version check live in validation-report.ts (boot reads them without
+ * loading the validator).
  */
 
-export interface ValidationEntry {
-  code: string;
-  path: string;
-  message: string;
-}
-
-export interface ValidationReport {
-  ok: boolean;
-  errors: ValidationEntry[];
-  warnings: ValidationEntry[];
-  note?: string;
-}
+export { checkSchemaVersion, emptyReport } from './validation-report';
+export type { ValidationEntry, ValidationReport } from './validation-report';
 
 export interface ValidationResult {
   report: ValidationReport;
@@ -46,12 +40,6 @@ const RANGE_CODES: [RegExp, string][] = [
   [/^\$\.zones.*\.max_run_minutes$/, 'zone_max_run_minutes_range'],
   [/^\$\.deployment\.location\.(lat|lon)$/, 'location_range'],
 ];
-
-export function emptyReport(note?: string): ValidationReport {
-  return note === undefined
-    ? { ok: true, errors: [], warnings: [] }
-    : { ok: true, errors: [], warnings: [], note };
-}
 
 export function validateDocument(doc: unknown, env: NodeJS.ProcessEnv): ValidationResult {
   const errors: ValidationEntry[] = [];
@@ -95,27 +83,6 @@ export function validateDocument(doc: unknown, env: NodeJS.ProcessEnv): Validati
   return finish(config);
 }
 
-/** The clear refusal for a file newer than this build, shared with boot. */
-export function checkSchemaVersion(version: unknown): ValidationEntry | null {
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return {
-      code: 'schema_version_missing',
-      path: '$.schema_version',
-      message: `schema_version must be a whole number; this build writes ${CURRENT_SCHEMA_VERSION}`,
-    };
-  }
-  if (version > CURRENT_SCHEMA_VERSION) {
-    return {
-      code: 'schema_version_unsupported',
-      path: '$.schema_version',
-      message:
-        `this config is schema_version ${version}, newer than this build of Raincheck supports ` +
-        `(${CURRENT_SCHEMA_VERSION}); upgrade Raincheck or roll back to a config snapshot`,
-    };
-  }
-  return null;
-}
-
 type ParseOutcome = { success: true; data: RaincheckConfig } | { success: false; issues: z.core.$ZodIssue[] };
 
 /**
@@ -123,6 +90,7 @@ type ParseOutcome = { success: true; data: RaincheckConfig } | { success: false;
  * either: unknown keys become `unknown_field` warnings and are ignored.
  */
 function parseWithUnknownKeysAsWarnings(doc: JsonValue, warnings: ValidationEntry[]): ParseOutcome {
+  const { configSchema } = configSchemaModule();
   const first = configSchema.safeParse(doc);
   if (first.success) return { success: true, data: first.data };
   const unknown = first.error.issues.filter((issue) => issue.code === 'unrecognized_keys');

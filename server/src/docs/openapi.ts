@@ -14,7 +14,7 @@ import { credentialsBody, tokenBody } from '../http/routes/auth';
 import { routesBody, testBody } from '../http/routes/notifications';
 import { subscribeBody, unsubscribeBody } from '../http/routes/push';
 import { scenarioSchema } from '../http/routes/irrigation';
-import { bindingBody, calibrationBody, nameBody } from '../http/routes/soil-probes';
+import { bindingBody, calibrationBody, nameBody } from '../http/routes/soil-probe-bodies';
 import { CONTROL_ACTION_BODIES } from '../irrigation/controls/actions';
 import { VALVE_ACTION_BODIES } from '../irrigation/controls/valve-actions';
 import { SOIL_ACTION_BODIES } from '../irrigation/controls/soil-actions';

@@ -1,5 +1,6 @@
 import { ApiError } from '../http/errors';
 import {
+  ARCHIVE_LEAD_MAX_H,
   decodeCursor,
   InvalidCursorError,
   type ArchiveQuery,
@@ -26,7 +27,7 @@ export const DEFAULT_TRACK = 'merged';
 export const WINDOW_MAX_SPAN_S = 48 * HOUR_S;
 /** Spec 8: an archive range of up to 400 days between its bounds. */
 export const ARCHIVE_MAX_RANGE_S = 400 * DAY_S;
-export const ARCHIVE_LEAD_MAX_H = 47;
+export { ARCHIVE_LEAD_MAX_H };
 export const ARCHIVE_LIMIT_MAX = 5000;
 export const ARCHIVE_LIMIT_DEFAULT = 1000;
 /** Longer than any cursor the store issues; bounds the work spent decoding junk. */

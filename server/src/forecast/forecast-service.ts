@@ -8,10 +8,9 @@ import { Mutex } from '../core/mutex';
 import { LocalTime } from '../core/tz/local-time';
 import { timeZone } from '../core/tz/time-zone';
 import { resolveTimezone } from '../location/timezone';
-import type { ArchiveRow } from '../store/forecast-archive';
+import { ARCHIVE_LEAD_MAX_H, type ArchiveRow } from '../store/forecast-archive';
 import type { Store } from '../store/store';
 import { MERGED_SOURCE_ID } from '../weather/weather-service';
-import { ARCHIVE_LEAD_MAX_H } from './archive-query';
 import { forecastBias, type BiasResult } from './bias';
 import { archiveSkill, type ArchiveSkill } from './skill';
 import { loadForecastCache, saveForecastCache, type CachedTrack } from './cache';
@@ -37,7 +36,6 @@ const REFRESH_EVERY_S = 30 * 60;
 const RETRY_FIRST_S = 60;
 // Ten days: the seven-day verdict strip looks up to three days past its last day.
 export const FORECAST_DAYS = 10;
-const ARCHIVE_LEADS = 48;
 const ARCHIVE_RETENTION_DAYS = 400;
 const HARD_OFFLINE_S = 1800;
 /** Provider kinds that serve past days (`past_days` up to 92 at Open-Meteo). */
@@ -425,7 +423,7 @@ export class ForecastService implements Module {
     const fetchHour = Math.floor(forecast.fetched_at / 3600) * 3600;
     const rows = forecast.hourly
       .map((h) => ({ hour: h, lead: (h.time_epoch - fetchHour) / 3600 }))
-      .filter(({ lead }) => Number.isInteger(lead) && lead >= 0 && lead < ARCHIVE_LEADS)
+      .filter(({ lead }) => Number.isInteger(lead) && lead >= 0 && lead <= ARCHIVE_LEAD_MAX_H)
       .map(({ hour, lead }) => ({
         track,
         provider: forecast.provider,

@@ -6,8 +6,8 @@ import { MemoryControlsBackend } from '../irrigation/controls/controls-store';
 import type { HaView, IrrigationService } from '../irrigation/irrigation-service';
 import { siteConfigProvider, siteTimezone } from '../location/site';
 import type { Store } from '../store/store';
-import { HaAdoption } from './adoption';
-import { HaFacts, type HaSiteFacts } from './ha-facts';
+import type { HaAdoption } from './adoption';
+import type { HaFacts, HaSiteFacts } from './ha-facts';
 import type { HaLink } from './ha-link';
 
 /**
@@ -43,7 +43,7 @@ export class HaSupport {
 
   constructor(private readonly deps: HaSupportDeps) {
     const link = deps.link;
-    this.facts = link ? new HaFacts({ link, bus: deps.bus, clock: deps.clock, logger: deps.logger }) : null;
+    this.facts = link ? haFacts({ link, bus: deps.bus, clock: deps.clock, logger: deps.logger }) : null;
     const facts = (): HaSiteFacts | null => this.facts?.current() ?? null;
     this.siteConfig = siteConfigProvider(deps.config, facts);
     this.irrigationView = {
@@ -68,6 +68,9 @@ export class HaSupport {
     const link = this.deps.link;
     if (!link) return;
     const store = this.deps.store;
+    // Loaded only with a link: a standalone service never adopts anything.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { HaAdoption } = require('./adoption') as typeof import('./adoption');
     this.adoption = new HaAdoption({
       link,
       controls: {
@@ -95,4 +98,11 @@ export class HaSupport {
     this.offConnection?.();
     this.offConnection = null;
   }
+}
+
+/** HA's location facts, loaded only with a link: a standalone service has none to read. */
+function haFacts(deps: ConstructorParameters<typeof HaFacts>[0]): HaFacts {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { HaFacts } = require('./ha-facts') as typeof import('./ha-facts');
+  return new HaFacts(deps);
 }

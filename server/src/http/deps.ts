@@ -10,7 +10,7 @@ import type { Store } from '../store/store';
 import type { WeatherService } from '../weather/weather-service';
 import type { ForecastService } from '../forecast/forecast-service';
 import type { IrrigationService } from '../irrigation/irrigation-service';
-import type { ActionExecutor } from '../irrigation/action-executor';
+import type { ActionApi } from '../irrigation/lazy-action-executor';
 import type { TuningApi } from '../irrigation/tuning/lazy-tuning';
 import type { AnomalyService } from '../irrigation/anomalies/anomaly-service';
 import type { Advisor } from '../advisor/advisor';
@@ -35,7 +35,7 @@ export interface HttpDeps {
   weather: WeatherService;
   forecast: ForecastService;
   irrigation: IrrigationService;
-  actions: ActionExecutor;
+  actions: ActionApi;
   /** Null without the database: the tuning routes stay unmounted and apply has nothing to derive. */
   tuning: TuningApi | null;
   /** GET /irrigation/anomalies (cached; announces `anomaly.new`). */

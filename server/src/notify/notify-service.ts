@@ -10,7 +10,7 @@ import { CATALOG, testNotice } from './catalog';
 import type { WebPushChannel } from './channels/web-push';
 import { Coalescer } from './coalescer';
 import { DeliveryLog } from './delivery-log';
-import { attemptOnce, DeliveryQueue, type QueueState, type Timers } from './delivery-queue';
+import type { DeliveryQueue, QueueState, Timers } from './delivery-queue';
 import { Routing, type RouteTable } from './routing';
 import { NoticeSubscriber } from './subscriber';
 import {
@@ -166,7 +166,7 @@ export class NotifyService implements Module {
     });
     return Promise.all(
       targets.map(async ({ id, channel }) => {
-        const result = await attemptOnce(channel, notice, undefined, this.deps.timers);
+        const result = await loadDeliveryQueue().attemptOnce(channel, notice, undefined, this.deps.timers);
         if (result.status !== 'skipped') this.recordTest(id, notice, result.status === 'sent', result.detail);
         return { channel: id, status: result.status, detail: result.detail };
       }),
@@ -274,7 +274,7 @@ export class NotifyService implements Module {
   private queue(id: ChannelId): DeliveryQueue {
     let queue = this.queues.get(id);
     if (!queue) {
-      queue = new DeliveryQueue({
+      queue = new (loadDeliveryQueue().DeliveryQueue)({
         channel: id,
         sender: () => this.built.get(id)?.channel ?? null,
         log: this.deliveries,
@@ -382,4 +382,10 @@ interface ChannelModules {
 function channelModule<K extends keyof ChannelModules>(name: K): ChannelModules[K] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require(`./channels/${name}`) as ChannelModules[K];
+}
+
+/** The delivery queue loads with the first notice or test send: an idle service may never send one. */
+function loadDeliveryQueue(): typeof import('./delivery-queue') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./delivery-queue') as typeof import('./delivery-queue');
 }

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Statement, Transaction } from 'better-sqlite3';
 import type { Database } from './database';
 
+/** The archive keeps each fetch's hours at leads 0 to 47 (within 48 hours of the fetch). */
+export const ARCHIVE_LEAD_MAX_H = 47;
+
 /** Spec 2.4 "Archive row": what one fetch of one track predicted for one target hour. */
 export interface ArchiveRow {
   track: string;

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { zod } from '../../core/zod-lazy';
 import { ConfigRejected, type ConfigRejectionCode, type SaveResult } from '../../config/config-service';
-import { configFormSchema } from '../../config/form-schema';
-import { configSchema } from '../../config/schema';
+import { configSchemaModule } from '../../config/schema-module';
 import type { DomainRoutes, HttpDeps } from '../deps';
 import { ApiError, badRequest } from '../errors';
 import { queryFlag, queryString } from '../query';
@@ -33,9 +32,10 @@ export function configRoutes(deps: HttpDeps): DomainRoutes {
         return deps.config.publicDocument();
       });
 
-      // Built on first use: most instances never ask, and it is a large object to keep.
+      // Built (and its builder and the config schema loaded) on first use: most instances never
+      // ask, and it is a large object to keep.
       scope.get('/config/schema', async () => {
-        jsonSchema ??= configFormSchema(zod(), configSchema);
+        jsonSchema ??= loadFormSchema().configFormSchema(zod(), configSchemaModule().configSchema);
         return jsonSchema;
       });
 
@@ -155,4 +155,9 @@ export async function write(deps: HttpDeps, run: () => Promise<SaveResult>): Pro
     const message = err.code === 'config_invalid' ? 'config_invalid' : err.message;
     throw new ApiError(REJECTION_STATUS[err.code], err.code, message, err.details);
   }
+}
+
+function loadFormSchema(): typeof import('../../config/form-schema') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../../config/form-schema') as typeof import('../../config/form-schema');
 }

@@ -1,4 +1,4 @@
-import { CURRENT_SCHEMA_VERSION } from '../../config/schema';
+import { CURRENT_SCHEMA_VERSION } from '../../config/schema-version';
 import { epochSeconds } from '../../core/clock';
 import { SERVICE_VERSION } from '../../core/version';
 import type { DomainRoutes, HttpDeps } from '../deps';

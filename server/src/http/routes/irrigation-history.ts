@@ -1,24 +1,6 @@
-import type { FastifyReply } from 'fastify';
-import { epochSeconds } from '../../core/clock';
-import { buildAccuracyReport } from '../../irrigation/history/accuracy-report';
-import { exportCsvChunks } from '../../irrigation/history/csv-export';
-import { deploymentTimezone } from '../../irrigation/history/deployment-zone';
-import { decisionsChunks, exportJsonChunks, historyWindowChunks } from '../../irrigation/history/json-bodies';
-import {
-  DAYS_RULES,
-  parseDays,
-  parseExportFormat,
-  parseZone,
-  type ExportFormat,
-} from '../../irrigation/history/query';
-import { localCalendar } from '../../irrigation/skip/local-days';
-import { soilRouteBody } from '../../irrigation/soil/soil-route';
-import { effectiveRainThresholdIn } from '../../irrigation/history/rain-threshold';
-import type { Chunk } from '../../irrigation/history/keyset-pages';
-import { bodyFromChunks } from '../../irrigation/history/text-stream';
-import { trailingWindow } from '../../irrigation/history/window';
-import { localDateOf } from '../../irrigation/schedule/local-date';
+import type { Store } from '../../store/store';
 import type { DomainRoutes, HttpDeps } from '../deps';
+import { lazyHandlers } from '../lazy-handlers';
 
 /**
  * The read side of the irrigation history (spec 4.4): /irrigation/history,
@@ -26,71 +8,26 @@ import type { DomainRoutes, HttpDeps } from '../deps';
  * soil water ledger, /irrigation/soil (docs/irrigation.md). They
  * read the database, so they mount only when it opened (spec: "mount only
  * when the history database is available"); without it they answer 404 like
- * any unknown path. Large bodies stream page by page (irrigation/history/).
+ * any unknown path. The handlers (routes/irrigation-history-handlers.ts) and
+ * the history's body builders load on the first history request.
  */
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-const CONTENT_TYPES: Record<ExportFormat, string> = { csv: 'text/csv; charset=utf-8', json: JSON_TYPE };
-
-type Query = Record<string, unknown>;
-
-function sendChunks(reply: FastifyReply, chunks: Iterator<Chunk>, contentType: string): FastifyReply {
-  const body = bodyFromChunks(chunks);
-  reply.type(contentType);
-  return reply.send(body.kind === 'whole' ? body.body : body.stream);
-}
-
 export function irrigationHistoryRoutes(deps: HttpDeps): DomainRoutes {
   const store = deps.store;
   if (!store) return {};
-  const now = () => epochSeconds(deps.clock);
-  const timezone = () => deploymentTimezone(deps.config.current, deps.ha?.facts() ?? null);
-
+  const handle = lazyHandlers(() => loadHandlers(deps, store));
   return {
     shared: (scope) => {
-      scope.get('/irrigation/history', async (request, reply) => {
-        const days = parseDays(request.query as Query, DAYS_RULES.history);
-        return sendChunks(reply, historyWindowChunks(store, trailingWindow(now(), days)), JSON_TYPE);
-      });
-
-      scope.get('/irrigation/decisions', async (request, reply) => {
-        const days = parseDays(request.query as Query, DAYS_RULES.decisions);
-        return sendChunks(reply, decisionsChunks(store, trailingWindow(now(), days)), JSON_TYPE);
-      });
-
-      scope.get('/irrigation/export', async (request, reply) => {
-        const query = request.query as Query;
-        const days = parseDays(query, DAYS_RULES.export);
-        const format = parseExportFormat(query);
-        const nowEpoch = now();
-        const bounds = trailingWindow(nowEpoch, days);
-        const filename = `raincheck-irrigation-${localDateOf(nowEpoch, timezone())}.${format}`;
-        reply.header('content-disposition', `attachment; filename="${filename}"`);
-        const chunks = format === 'csv' ? exportCsvChunks(store, bounds) : exportJsonChunks(store, bounds);
-        return sendChunks(reply, chunks, CONTENT_TYPES[format]);
-      });
-
-      scope.get('/irrigation/soil', async (request) => {
-        const query = request.query as Query;
-        const days = parseDays(query, DAYS_RULES.soil);
-        const zone = parseZone(query, deps.irrigation.zoneSlugs());
-        const nowEpoch = now();
-        deps.soil?.current(nowEpoch);
-        const cal = localCalendar(deps.irrigation.timezone(), nowEpoch);
-        const rows = store.soilLedger.range(zone, cal.addDays(cal.today, -days), cal.addDays(cal.today, -1));
-        return soilRouteBody(zone, days, cal, rows, deps.irrigation.snapshot());
-      });
-
-      scope.get('/irrigation/accuracy', async (request) => {
-        const days = parseDays(request.query as Query, DAYS_RULES.accuracy);
-        const zone = timezone();
-        return buildAccuracyReport(store, {
-          nowEpoch: now(),
-          days,
-          timezone: zone,
-          rainThresholdIn: effectiveRainThresholdIn(store, deps.config.current, zone),
-        });
-      });
+      scope.get('/irrigation/history', handle('history'));
+      scope.get('/irrigation/decisions', handle('decisions'));
+      scope.get('/irrigation/export', handle('export'));
+      scope.get('/irrigation/soil', handle('soil'));
+      scope.get('/irrigation/accuracy', handle('accuracy'));
     },
   };
+}
+
+function loadHandlers(deps: HttpDeps, store: Store) {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const module = require('./irrigation-history-handlers') as typeof import('./irrigation-history-handlers');
+  return module.irrigationHistoryHandlers(deps, store);
 }

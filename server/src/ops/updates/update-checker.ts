@@ -2,7 +2,6 @@ import { epochSeconds, type Clock } from '../../core/clock';
 import type { EventBus } from '../../core/bus';
 import type { Logger } from '../../core/logger';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../core/version';
-import { fetchLatestRelease } from './release-feed';
 import { compareVersions, parseVersion } from './version-order';
 
 /**
@@ -18,6 +17,8 @@ import { compareVersions, parseVersion } from './version-order';
  * unless the check is enabled.
  */
 
+/** The feed read when `updates.releases_url` is absent or null: the project's GitHub releases. */
+export const DEFAULT_RELEASES_URL = 'https://api.github.com/repos/raincheck/raincheck/releases/latest';
 export const CHECK_INTERVAL_S = 86_400;
 export const FIRST_CHECK_DELAY_S = 60;
 export const RETRY_FIRST_S = 3_600;
@@ -129,7 +130,7 @@ export class UpdateChecker {
   private async check(settings: UpdateSettings, state: CheckState): Promise<void> {
     const now = this.now();
     try {
-      const release = await fetchLatestRelease(
+      const release = await loadReleaseFeed().fetchLatestRelease(
         this.deps.fetch,
         settings.releases_url,
         `${SERVICE_NAME}/${this.currentVersion()}`,
@@ -206,4 +207,10 @@ function readState(value: unknown): CheckState | null {
     failures: typeof s.failures === 'number' ? s.failures : 0,
     next_attempt_epoch: s.next_attempt_epoch,
   };
+}
+
+/** The feed reader loads with the first check: the check is off unless the config enables it. */
+function loadReleaseFeed(): typeof import('./release-feed') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./release-feed') as typeof import('./release-feed');
 }
