@@ -1,6 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainRoutes, HttpDeps } from '../deps';
-import type { wizardHandlers } from './wizard-handlers';
+import { lazyHandlers } from '../lazy-handlers';
 
 /**
  * /wizard/* (spec 4.6), the first-run wizard's back end; bodies and codes in
@@ -10,16 +9,8 @@ import type { wizardHandlers } from './wizard-handlers';
  * wizard domain load on the first wizard request.
  */
 
-type Handlers = ReturnType<typeof wizardHandlers>;
-
 export function wizardRoutes(deps: HttpDeps): DomainRoutes {
-  let handlers: Handlers | null = null;
-  const handle =
-    (name: keyof Handlers) =>
-    (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
-      handlers ??= loadHandlers(deps);
-      return handlers[name](request, reply);
-    };
+  const handle = lazyHandlers(() => loadHandlers(deps));
   const privileged = { preHandler: deps.privileged };
   return {
     shared: (scope) => {
@@ -40,7 +31,7 @@ export function wizardRoutes(deps: HttpDeps): DomainRoutes {
   };
 }
 
-function loadHandlers(deps: HttpDeps): Handlers {
+function loadHandlers(deps: HttpDeps) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const module = require('./wizard-handlers') as typeof import('./wizard-handlers');
   return module.wizardHandlers(deps);
